@@ -1,0 +1,88 @@
+// Package cli is chanto's command line: subcommands and flags (cobra),
+// output formats and the mapping of outcomes to exit codes. Each subcommand
+// lives in its own cmd_<name>.go file; Main is what cmd/chanto calls.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X .../internal/cli.Version=v1.2.3".
+var Version = "dev"
+
+// stdio bundles the streams a command uses, so tests can run Main in process.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// Main runs chanto with args and returns the process exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	std := &stdio{in: stdin, out: stdout, err: stderr}
+	root := newRootCmd(std)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := codeOf(err)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.err != nil {
+		msg := err.Error()
+		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+			msg = "interrupted"
+		}
+		fmt.Fprintf(stderr, "chanto: %s\n", strings.TrimSpace(msg))
+		if code == ExitError && isCobraUsage(err) {
+			code = ExitUsage
+		}
+	}
+	return code
+}
+
+// isCobraUsage recognizes cobra's own flag and argument errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "flag needs an argument", "invalid argument", "accepts ", "requires at least", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(std *stdio) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "chanto [flags]",
+		Short:         "A coding agent whose \"done\" is backed by the project's own checks",
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+	}
+	root.SetVersionTemplate("chanto {{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(ExitUsage, err) })
+	addAgentFlags(root, std)
+	root.AddCommand(
+		newVerifyCmd(std),
+		newTrustCmd(std),
+		newSessionsCmd(std),
+		newConfigCmd(std),
+	)
+	addHiddenCmds(root, std)
+	return root
+}

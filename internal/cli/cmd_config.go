@@ -1,0 +1,14 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+)
+
+func newConfigCmd(std *stdio) *cobra.Command {
+	return &cobra.Command{
+		Use:  "config",
+		RunE: func(cmd *cobra.Command, args []string) error { return errors.New("not implemented yet") },
+	}
+}

@@ -1,0 +1,91 @@
+// Package config loads chanto's TOML configuration (user file, project file,
+// flags on top), validates it strictly, remembers where each value came
+// from, and keeps the trust store that decides whether a project's
+// command-running keys apply.
+package config
+
+// Config is the effective configuration.
+type Config struct {
+	Model       string              `toml:"model"`
+	OracleModel string              `toml:"oracle_model"`
+	Providers   map[string]Provider `toml:"providers"`
+	Guardrails  Guardrails          `toml:"guardrails"`
+	Secrets     Secrets             `toml:"secrets"`
+	Sandbox     Sandbox             `toml:"sandbox"`
+	Permissions Permissions         `toml:"permissions"`
+	Hooks       Hooks               `toml:"hooks"`
+}
+
+// Provider is a named model endpoint.
+type Provider struct {
+	Wire      string `toml:"wire"` // anthropic | openai-chat | openai-responses
+	BaseURL   string `toml:"base_url"`
+	APIKeyEnv string `toml:"api_key_env"`
+	// ContextWindow overrides the model's known window (tokens).
+	ContextWindow int `toml:"context_window"`
+}
+
+// Guardrails configures verified mode.
+type Guardrails struct {
+	Enabled        bool     `toml:"enabled"`
+	Checks         []string `toml:"checks"`
+	Scope          string   `toml:"scope"` // related | full
+	MaxAttempts    int      `toml:"max_attempts"`
+	ProtectTests   bool     `toml:"protect_tests"`
+	Oracle         bool     `toml:"oracle"`
+	TimeoutSecs    int      `toml:"timeout_secs"`
+	AllowTestEdits []string `toml:"allow_test_edits"`
+}
+
+// Secrets configures what checks may see.
+type Secrets struct {
+	PassEnv []string `toml:"pass_env"`
+}
+
+// Sandbox configures the OS sandbox.
+type Sandbox struct {
+	Mode         string   `toml:"mode"`    // read-only | workspace-write | off
+	Network      string   `toml:"network"` // deny | allow | allowlist
+	AllowDomains []string `toml:"allow_domains"`
+	Writable     []string `toml:"writable"`
+}
+
+// Permissions configures the tool policy.
+type Permissions struct {
+	Mode     string   `toml:"mode"` // default | accept-edits | plan | bypass
+	Allow    []string `toml:"allow"`
+	Ask      []string `toml:"ask"`
+	Deny     []string `toml:"deny"`
+	Lockdown bool     `toml:"lockdown"`
+}
+
+// Hooks lists user hooks per event.
+type Hooks struct {
+	SessionStart []Hook `toml:"session_start"`
+	UserPrompt   []Hook `toml:"user_prompt"`
+	PreToolUse   []Hook `toml:"pre_tool_use"`
+	PostToolUse  []Hook `toml:"post_tool_use"`
+	Stop         []Hook `toml:"stop"`
+}
+
+// Hook is one hook command.
+type Hook struct {
+	Matcher     string `toml:"matcher"`
+	Command     string `toml:"command"`
+	TimeoutSecs int    `toml:"timeout_secs"`
+}
+
+// Default returns the built-in configuration.
+func Default() Config {
+	return Config{
+		Model: "anthropic/claude-sonnet-4-5",
+		Guardrails: Guardrails{
+			Scope:        "related",
+			MaxAttempts:  3,
+			ProtectTests: true,
+			TimeoutSecs:  600,
+		},
+		Sandbox:     Sandbox{Mode: "workspace-write", Network: "deny"},
+		Permissions: Permissions{Mode: "default"},
+	}
+}

@@ -1,0 +1,169 @@
+// Package event defines chanto's JSONL event schema (DESIGN §7) and the
+// writers that emit it. It holds types and encoders only; it imports nothing
+// from the rest of chanto so every layer can emit events.
+package event
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+	"time"
+)
+
+// Event types. The set is stable and documented in docs/json-output.md.
+const (
+	SessionStarted   = "session.started"
+	TurnStarted      = "turn.started"
+	MessageDelta     = "message.delta"
+	MessageCompleted = "message.completed"
+	ToolStarted      = "tool.started"
+	ToolCompleted    = "tool.completed"
+	ProtectViolation = "protect.violation"
+	VerifyStarted    = "verify.started"
+	VerifyCheck      = "verify.check"
+	VerifyBaseline   = "verify.baseline"
+	VerifyResult     = "verify.result"
+	ReviewStarted    = "review.started"
+	ReviewCompleted  = "review.completed"
+	TurnCompleted    = "turn.completed"
+	Error            = "error"
+	SessionCompleted = "session.completed"
+)
+
+// Event is one line of stream-json output. Type, SessionID and Time are always
+// set; the other fields are filled according to Type and omitted otherwise.
+type Event struct {
+	Type      string    `json:"type"`
+	SessionID string    `json:"session_id"`
+	Time      time.Time `json:"time"`
+
+	Turn  int    `json:"turn,omitempty"`
+	Model string `json:"model,omitempty"` // session.started
+	Cwd   string `json:"cwd,omitempty"`   // session.started
+	Text  string `json:"text,omitempty"`  // message.delta, message.completed, review.completed
+
+	Tool      *Tool      `json:"tool,omitempty"`      // tool.started, tool.completed
+	Violation *Violation `json:"violation,omitempty"` // protect.violation
+	Check     *Check     `json:"check,omitempty"`     // verify.check
+	Baseline  *Baseline  `json:"baseline,omitempty"`  // verify.baseline
+	Verify    *VerifyEnd `json:"verify,omitempty"`    // verify.result
+	Usage     *Usage     `json:"usage,omitempty"`     // turn.completed
+	Error     string     `json:"error,omitempty"`     // error
+	ExitCode  *int       `json:"exit_code,omitempty"` // session.completed
+	Scope     string     `json:"scope,omitempty"`     // verify.started
+	Checks    []string   `json:"checks,omitempty"`    // verify.started
+}
+
+// Tool describes a tool call.
+type Tool struct {
+	ID      string          `json:"id"`
+	Name    string          `json:"name"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Output  string          `json:"output,omitempty"`
+	IsError bool            `json:"is_error,omitempty"`
+	// DurationMS is set on tool.completed.
+	DurationMS int64 `json:"duration_ms,omitempty"`
+}
+
+// Violation is a test-protection finding.
+type Violation struct {
+	File    string `json:"file"`
+	Test    string `json:"test,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Kind    string `json:"kind"`
+	Before  string `json:"before,omitempty"`
+	After   string `json:"after,omitempty"`
+	Message string `json:"message"`
+}
+
+// Check is one gate check run.
+type Check struct {
+	Index      int    `json:"index"`
+	Command    string `json:"command"`
+	Dir        string `json:"dir,omitempty"`
+	Passed     bool   `json:"passed"`
+	Scope      string `json:"scope"` // "related" or "full"
+	DurationMS int64  `json:"duration_ms"`
+	ExitCode   int    `json:"exit_code"`
+	Refused    bool   `json:"refused,omitempty"`
+	TimedOut   bool   `json:"timed_out,omitempty"`
+	// FromModelRun is true when the model's own passing run stood in for
+	// the check and nothing was executed.
+	FromModelRun bool `json:"from_model_run,omitempty"`
+}
+
+// Baseline reports a baseline run.
+type Baseline struct {
+	Kind           string   `json:"kind"` // "copy" or "putback"
+	Command        string   `json:"command"`
+	AlreadyFailing []string `json:"already_failing"`
+	DurationMS     int64    `json:"duration_ms"`
+}
+
+// VerifyEnd is the gate's verdict.
+type VerifyEnd struct {
+	Verdict        string   `json:"verdict"` // "verified", "not_verified", "nothing_to_verify"
+	Evidence       string   `json:"evidence"`
+	NewFailures    []string `json:"new_failures"`
+	AlreadyFailing []string `json:"already_failing"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens       int64 `json:"input_tokens"`
+	OutputTokens      int64 `json:"output_tokens"`
+	CacheReadTokens   int64 `json:"cache_read_tokens,omitempty"`
+	CacheCreateTokens int64 `json:"cache_creation_tokens,omitempty"`
+}
+
+// Add accumulates u2 into u.
+func (u *Usage) Add(u2 Usage) {
+	u.InputTokens += u2.InputTokens
+	u.OutputTokens += u2.OutputTokens
+	u.CacheReadTokens += u2.CacheReadTokens
+	u.CacheCreateTokens += u2.CacheCreateTokens
+}
+
+// Sink receives events. Implementations must be safe for concurrent use.
+type Sink interface {
+	Emit(Event)
+}
+
+// Discard drops every event.
+var Discard Sink = discard{}
+
+type discard struct{}
+
+func (discard) Emit(Event) {}
+
+// JSONL writes each event as one line of JSON.
+type JSONL struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+// NewJSONL returns a Sink writing JSON lines to w.
+func NewJSONL(w io.Writer) *JSONL { return &JSONL{enc: json.NewEncoder(w)} }
+
+// Emit writes e; errors (a closed pipe) are dropped, as there is nowhere to report them.
+func (j *JSONL) Emit(e Event) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_ = j.enc.Encode(e)
+}
+
+// Multi fans an event out to several sinks in order.
+type Multi []Sink
+
+// Emit sends e to every sink.
+func (m Multi) Emit(e Event) {
+	for _, s := range m {
+		s.Emit(e)
+	}
+}
+
+// Func adapts a function to a Sink.
+type Func func(Event)
+
+// Emit calls f(e).
+func (f Func) Emit(e Event) { f(e) }

@@ -1,0 +1,212 @@
+// Package run is the single way chanto executes a command: the model's bash
+// calls, gate checks, hooks and formatters all come through Runner.Run. It
+// builds the environment from scratch (secret-named variables removed), puts
+// the command in its own process group, enforces the timeout by killing the
+// whole group, caps the captured output keeping head and tail, and hands the
+// command to the sandbox when one is configured.
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// Purpose says who asked for a command; it decides which extra variables
+// the environment may carry (pass_env reaches checks only).
+type Purpose int
+
+const (
+	// Model is a command the model asked for (the bash tool).
+	Model Purpose = iota
+	// Check is a gate check or a baseline run.
+	Check
+	// Hook is a user hook.
+	Hook
+	// Internal is a command chanto itself needs (git, go list).
+	Internal
+)
+
+// DefaultOutputCap is the captured-output limit when Spec.OutputCap is 0.
+const DefaultOutputCap = 64 << 10
+
+// Spec describes one command.
+type Spec struct {
+	// Args is the argv. Exactly one of Args and Shell is set.
+	Args []string
+	// Shell is a command line run by "bash -c" (the bash tool, configured checks).
+	Shell string
+	// Dir is the working directory.
+	Dir string
+	// Env adds KEY=VALUE pairs after scrubbing; they are the caller's own
+	// and are not scrubbed.
+	Env []string
+	// Stdin feeds the command; nil means no input.
+	Stdin io.Reader
+	// Timeout kills the process group when it expires; 0 means none.
+	Timeout time.Duration
+	// OutputCap bounds Result.Output; head and tail are kept.
+	OutputCap int
+	// Purpose selects the environment policy.
+	Purpose Purpose
+	// Stdout, if set, also receives the command's stdout, uncapped (for
+	// parsers of structured output such as go test -json).
+	Stdout io.Writer
+	// Live, if set, also receives stdout and stderr as they are produced.
+	Live io.Writer
+}
+
+// Result is what a finished command left.
+type Result struct {
+	// Output is stdout and stderr interleaved, capped to head and tail.
+	Output []byte
+	// ExitCode is the exit status; -1 when killed by a signal.
+	ExitCode int
+	// TimedOut is set when Spec.Timeout expired and the group was killed.
+	TimedOut bool
+	// Truncated is set when Output lost its middle to the cap.
+	Truncated bool
+	// Duration is the wall time.
+	Duration time.Duration
+}
+
+// NotFoundError reports a program that is not installed.
+type NotFoundError struct{ Name string }
+
+func (e *NotFoundError) Error() string { return fmt.Sprintf("%s: command not found", e.Name) }
+
+// Wrapper turns a prepared command into its sandboxed form (bubblewrap and
+// friends). It may rewrite Path, Args and ExtraFiles; it must not start it.
+type Wrapper interface {
+	Wrap(cmd *exec.Cmd, spec Spec) error
+}
+
+// Runner executes commands. The zero value runs unsandboxed with the
+// process environment, scrubbed.
+type Runner struct {
+	// BaseEnv is the environment to start from; nil means os.Environ().
+	BaseEnv []string
+	// PassEnv names variables handed to Check commands even when their
+	// names look secret.
+	PassEnv []string
+	// ScrubExtra names more variables to remove (api_key_env of providers).
+	ScrubExtra []string
+	// Sandbox wraps each command; nil runs it directly.
+	Sandbox Wrapper
+}
+
+// Run executes spec and waits for it. A non-zero exit is not an error; an
+// error means the command could not be started or the context was cancelled.
+func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
+	var res Result
+	cmd, err := r.command(spec)
+	if err != nil {
+		return res, err
+	}
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
+		defer cancel()
+	}
+	limit := spec.OutputCap
+	if limit <= 0 {
+		limit = DefaultOutputCap
+	}
+	out := NewCapped(limit)
+	var stdout, stderr io.Writer = out, out
+	if spec.Stdout != nil {
+		stdout = io.MultiWriter(stdout, spec.Stdout)
+	}
+	if spec.Live != nil {
+		stdout = io.MultiWriter(stdout, spec.Live)
+		stderr = io.MultiWriter(stderr, spec.Live)
+	}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	// A daemon that keeps our pipes open must not hang the call.
+	cmd.WaitDelay = 2 * time.Second
+	if r.Sandbox != nil {
+		if err := r.Sandbox.Wrap(cmd, spec); err != nil {
+			return res, err
+		}
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return res, &NotFoundError{Name: firstArg(spec)}
+		}
+		return res, fmt.Errorf("start %s: %w", firstArg(spec), err)
+	}
+	waitErr := cmd.Wait()
+	// Whatever the command left running in its group goes with it.
+	_ = killGroup(cmd)
+	res.Duration = time.Since(start)
+	res.Output, res.Truncated = out.Bytes(), out.Truncated()
+	res.ExitCode = exitCode(cmd, waitErr)
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && spec.Timeout > 0 {
+			res.TimedOut = true
+			return res, nil
+		}
+		return res, ctx.Err()
+	}
+	return res, nil
+}
+
+func (r *Runner) command(spec Spec) (*exec.Cmd, error) {
+	var argv []string
+	switch {
+	case spec.Shell != "" && len(spec.Args) > 0:
+		return nil, errors.New("run: both Shell and Args set")
+	case spec.Shell != "":
+		argv = []string{"bash", "-c", spec.Shell}
+	case len(spec.Args) > 0:
+		argv = spec.Args
+	default:
+		return nil, errors.New("run: empty command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if cmd.Err != nil {
+		if errors.Is(cmd.Err, exec.ErrNotFound) {
+			return nil, &NotFoundError{Name: argv[0]}
+		}
+		return nil, cmd.Err
+	}
+	cmd.Dir = spec.Dir
+	cmd.Stdin = spec.Stdin
+	cmd.Env = r.Environ(spec.Purpose, spec.Env)
+	return cmd, nil
+}
+
+func firstArg(spec Spec) string {
+	if len(spec.Args) > 0 {
+		return spec.Args[0]
+	}
+	return "bash"
+}
+
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}
+
+func exitCode(cmd *exec.Cmd, err error) int {
+	if cmd.ProcessState != nil {
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return -1
+		}
+		return cmd.ProcessState.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}

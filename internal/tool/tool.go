@@ -1,0 +1,63 @@
+// Package tool holds the tools the model can call, one file each with its
+// model-facing description embedded beside it. A mistake the model can fix
+// (a missing file, a non-unique edit) is a Result with IsError set; an error
+// return means the infrastructure failed.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// Tool is one model-callable tool.
+type Tool interface {
+	Name() string
+	Description() string
+	// Schema is the JSON schema of the input object.
+	Schema() json.RawMessage
+	// ReadOnly tools may run in parallel and in plan mode.
+	ReadOnly() bool
+	Run(ctx context.Context, env *Env, input json.RawMessage) (Result, error)
+}
+
+// Result is what the model sees.
+type Result struct {
+	Output  string
+	IsError bool
+}
+
+// Env is the state tools share within a session.
+type Env struct {
+	// Root is the project root; relative paths resolve against it.
+	Root string
+	// Runner executes commands (bash tool).
+	Runner *run.Runner
+
+	mu    sync.Mutex
+	cwd   string                // bash's persistent working directory
+	reads map[string]readRecord // what the model last read, for write's staleness check
+}
+
+type readRecord struct {
+	hash [32]byte
+}
+
+// Cwd is the bash tool's current directory (Root until a cd).
+func (e *Env) Cwd() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cwd == "" {
+		return e.Root
+	}
+	return e.cwd
+}
+
+// SetCwd records bash's new working directory.
+func (e *Env) SetCwd(dir string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cwd = dir
+}
