@@ -76,6 +76,17 @@ func newRootCmd(std *stdio) *cobra.Command {
 	}
 	root.SetVersionTemplate("chanto {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(ExitUsage, err) })
+	var dir string
+	root.PersistentFlags().StringVarP(&dir, "directory", "C", "", "run as if chanto was started in `DIR`")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if dir == "" {
+			return nil
+		}
+		if err := os.Chdir(dir); err != nil {
+			return usageError("-C %s: %v", dir, errors.Unwrap(err))
+		}
+		return nil
+	}
 	addAgentFlags(root, std)
 	root.AddCommand(
 		newVerifyCmd(std),
