@@ -36,8 +36,9 @@ type Part struct {
 	// Name is the tool name of a ToolUse.
 	Name string `json:"name,omitempty"`
 	// Input is the JSON arguments of a ToolUse. A provider that received
-	// arguments that are not valid JSON keeps the raw text here and sets
-	// InputError, so the agent can tell the model instead of crashing.
+	// arguments that are not a valid JSON object leaves Input as {} and
+	// sets InputError (see ParseToolInput), so the agent can tell the
+	// model instead of crashing.
 	Input      json.RawMessage `json:"input,omitempty"`
 	InputError string          `json:"input_error,omitempty"`
 	// IsError marks a ToolResult that reports a failure.

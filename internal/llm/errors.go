@@ -1,0 +1,139 @@
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// APIError is a classified provider failure. Providers return it (wrapped or
+// not) so the retry decorator and the agent can decide what to do without
+// knowing which SDK produced it.
+type APIError struct {
+	// Provider is the provider name (anthropic, openai, local…).
+	Provider string
+	// Status is the HTTP status, or 0 for a transport failure (connection
+	// reset, dropped stream) and for an error event inside a stream.
+	Status int
+	// Kind is the provider's error type when it sent one
+	// (overloaded_error, rate_limit_error, …).
+	Kind string
+	// Message is the provider's human-readable message.
+	Message string
+	// Hint is one short sentence telling the user what to do (e.g. which
+	// variable holds the key).
+	Hint string
+	// RetryAfter is the server's requested wait, 0 when it named none.
+	RetryAfter time.Duration
+	// Retryable says whether sending the same request again may succeed.
+	Retryable bool
+	// Err is the underlying error, if any.
+	Err error
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Provider)
+	b.WriteString(": ")
+	b.WriteString(e.summary())
+	if e.Hint != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Hint)
+	} else if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(oneLine(e.Message))
+	} else if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(oneLine(e.Err.Error()))
+	}
+	return b.String()
+}
+
+// summary names the failure class with its status.
+func (e *APIError) summary() string {
+	what := "request failed"
+	switch {
+	case e.Status == 401:
+		what = "authentication failed"
+	case e.Status == 403:
+		what = "permission denied"
+	case e.Status == 404:
+		what = "not found"
+	case e.Status == 400:
+		what = "bad request"
+	case e.Status == 429:
+		what = "rate limited"
+	case e.Status == 529 || e.Kind == "overloaded_error":
+		what = "overloaded"
+	case e.Status >= 500:
+		what = "server error"
+	case e.Status == 0 && e.Kind != "":
+		what = "stream error " + e.Kind
+	case e.Status == 0:
+		what = "connection error"
+	}
+	if e.Status != 0 {
+		return fmt.Sprintf("%s (%d)", what, e.Status)
+	}
+	return what
+}
+
+func (e *APIError) Unwrap() error { return e.Err }
+
+// oneLine keeps the first line of s, trimmed to a readable length.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	const limit = 300
+	if len(s) > limit {
+		s = s[:limit] + "…"
+	}
+	return s
+}
+
+// IsRetryable reports whether err is an APIError marked retryable.
+func IsRetryable(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && ae.Retryable
+}
+
+// RetryableStatus reports whether an HTTP status is worth retrying: rate
+// limits, request timeouts, conflicts, and server errors including
+// Anthropic's 529 overloaded.
+func RetryableStatus(status int) bool {
+	switch {
+	case status == 408, status == 409, status == 429:
+		return true
+	case status >= 500:
+		return true
+	}
+	return false
+}
+
+// ParseToolInput turns streamed tool arguments into a ToolUse part's Input.
+// Empty arguments mean {}. Arguments that are not a JSON object leave Input
+// as {} and explain why in the returned message, which the agent sends back
+// to the model so it can retry the call.
+func ParseToolInput(tool, raw string) (json.RawMessage, string) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return json.RawMessage(`{}`), ""
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &obj); err != nil {
+		msg := err.Error()
+		var se *json.SyntaxError
+		if errors.As(err, &se) && msg == "unexpected end of JSON input" {
+			msg = "unexpected end of input"
+		}
+		return json.RawMessage(`{}`), fmt.Sprintf("invalid JSON arguments for tool %q: %s", tool, msg)
+	}
+	if obj == nil {
+		return json.RawMessage(`{}`), fmt.Sprintf("invalid JSON arguments for tool %q: expected an object, got null", tool)
+	}
+	return json.RawMessage(raw), ""
+}
