@@ -104,14 +104,14 @@ type Runner struct {
 // error means the command could not be started or the context was cancelled.
 func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	var res Result
-	cmd, err := r.command(spec)
-	if err != nil {
-		return res, err
-	}
 	if spec.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
+	}
+	cmd, err := r.command(ctx, spec)
+	if err != nil {
+		return res, err
 	}
 	limit := spec.OutputCap
 	if limit <= 0 {
@@ -159,7 +159,7 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	return res, nil
 }
 
-func (r *Runner) command(spec Spec) (*exec.Cmd, error) {
+func (r *Runner) command(ctx context.Context, spec Spec) (*exec.Cmd, error) {
 	var argv []string
 	switch {
 	case spec.Shell != "" && len(spec.Args) > 0:
@@ -171,7 +171,7 @@ func (r *Runner) command(spec Spec) (*exec.Cmd, error) {
 	default:
 		return nil, errors.New("run: empty command")
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	if cmd.Err != nil {
 		if errors.Is(cmd.Err, exec.ErrNotFound) {
 			return nil, &NotFoundError{Name: argv[0]}

@@ -1,0 +1,125 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestRunExitCodeAndOutput(t *testing.T) {
+	r := &Runner{}
+	res, err := r.Run(context.Background(), Spec{Shell: "echo out; echo err >&2; exit 3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 || !strings.Contains(string(res.Output), "out") || !strings.Contains(string(res.Output), "err") {
+		t.Fatalf("got %+v", res)
+	}
+}
+
+func TestRunStdoutSeparate(t *testing.T) {
+	var stdout bytes.Buffer
+	res, err := (&Runner{}).Run(context.Background(), Spec{Args: []string{"sh", "-c", "echo json; echo noise >&2"}, Stdout: &stdout})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatal(err, res.ExitCode)
+	}
+	if stdout.String() != "json\n" {
+		t.Fatalf("stdout = %q", stdout.String())
+	}
+}
+
+func TestRunNotFound(t *testing.T) {
+	_, err := (&Runner{}).Run(context.Background(), Spec{Args: []string{"chanto-no-such-program"}})
+	var nf *NotFoundError
+	if !errors.As(err, &nf) || nf.Name != "chanto-no-such-program" {
+		t.Fatalf("want NotFoundError, got %v", err)
+	}
+}
+
+// A timeout kills the whole group, including a child in the background.
+func TestRunTimeoutKillsGroup(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	start := time.Now()
+	res, err := (&Runner{}).Run(context.Background(), Spec{
+		Shell:   "sleep 100 & echo $! > " + pidFile + "; wait",
+		Timeout: 300 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut {
+		t.Fatalf("want TimedOut, got %+v", res)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("took %v", time.Since(start))
+	}
+	assertGone(t, pidFile)
+}
+
+// A daemon left behind by a command that exited is killed with its group.
+func TestRunKillsLeftoverDaemon(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	res, err := (&Runner{}).Run(context.Background(), Spec{Shell: "(sleep 100 >/dev/null 2>&1 &  echo $! > " + pidFile + "); exit 0"})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatal(err, res)
+	}
+	assertGone(t, pidFile)
+}
+
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			return
+		}
+		// A killed child of ours may linger as a zombie until reaped by init.
+		if stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil && strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d still running", pid)
+}
+
+func TestCappedKeepsHeadAndTail(t *testing.T) {
+	c := NewCapped(100)
+	for i := 0; i < 1000; i++ {
+		c.Write([]byte("line " + strconv.Itoa(i) + "\n"))
+	}
+	out := string(c.Bytes())
+	if !c.Truncated() || !strings.HasPrefix(out, "line 0\n") || !strings.HasSuffix(out, "line 999\n") || !strings.Contains(out, "omitted") {
+		t.Fatalf("got %q", out)
+	}
+	if len(out) > 200 {
+		t.Fatalf("cap not enforced: %d bytes", len(out))
+	}
+}
+
+func TestEnvironScrubsSecrets(t *testing.T) {
+	r := &Runner{
+		BaseEnv:    []string{"PATH=/bin", "ANTHROPIC_API_KEY=x", "GITHUB_TOKEN=x", "MY_PAT=x", "DB=postgres://u:pw@h/db", "AWS_REGION=x", "HOME=/root", "NPM_CONFIG=x", "OWN=x", "CI_PASS=keep"},
+		PassEnv:    []string{"GITHUB_TOKEN"},
+		ScrubExtra: []string{"OWN"},
+	}
+	model := strings.Join(r.Environ(Model, nil), " ")
+	if model != "PATH=/bin HOME=/root NPM_CONFIG=x CI_PASS=keep" {
+		t.Fatalf("model env: %s", model)
+	}
+	check := strings.Join(r.Environ(Check, []string{"X=1"}), " ")
+	if check != "PATH=/bin GITHUB_TOKEN=x HOME=/root NPM_CONFIG=x CI_PASS=keep X=1" {
+		t.Fatalf("check env: %s", check)
+	}
+}
