@@ -3,6 +3,18 @@
 // above each changed file), and for Python which interpreter has pytest.
 package detect
 
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
 // Runner names a test runner chanto understands.
 type Runner string
 
@@ -39,4 +51,161 @@ type Check struct {
 type Project struct {
 	Root   string
 	Checks []Check
+}
+
+// ManifestError is a manifest chanto cannot read (a broken go.mod, a
+// package.json that is not JSON). It names the file and line.
+type ManifestError struct {
+	// File is the manifest's path relative to the repository root.
+	File string
+	// Line is 1-based; 0 when unknown.
+	Line int
+	Msg  string
+}
+
+func (e *ManifestError) Error() string {
+	if e.Line > 0 {
+		return e.File + ":" + itoa(e.Line) + ": " + e.Msg
+	}
+	return e.File + ": " + e.Msg
+}
+
+// pythonMarkers make a folder a Python project.
+var pythonMarkers = []string{"pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini", "requirements.txt"}
+
+// makefiles are the names make reads, in its order.
+var makefiles = []string{"GNUmakefile", "makefile", "Makefile"}
+
+// isManifestDir reports whether dir holds a file that makes it a project root.
+func isManifestDir(dir string) bool {
+	for _, name := range append([]string{"go.mod", "Cargo.toml", "package.json"}, append(pythonMarkers, makefiles...)...) {
+		if fileExists(filepath.Join(dir, name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Roots returns the project roots for a change set: for each changed file
+// (slash-separated, relative to repoRoot) the nearest folder at or above it
+// holding a manifest; with no change, the repository root. A file with no
+// manifest above it falls back to the repository root. Cargo crates inside a
+// workspace resolve to the workspace root.
+func Roots(repoRoot string, changed []string) []string {
+	seen := map[string]bool{}
+	var roots []string
+	add := func(dir string) {
+		if !seen[dir] {
+			seen[dir] = true
+			roots = append(roots, dir)
+		}
+	}
+	if len(changed) == 0 {
+		add(repoRoot)
+	}
+	for _, rel := range changed {
+		dir := path.Dir(filepath.ToSlash(rel))
+		found := ""
+		for {
+			abs := filepath.Join(repoRoot, filepath.FromSlash(dir))
+			if isManifestDir(abs) {
+				found = abs
+				break
+			}
+			if dir == "." || dir == "/" || dir == "" {
+				break
+			}
+			dir = path.Dir(dir)
+		}
+		if found == "" {
+			found = repoRoot
+		}
+		add(cargoWorkspaceRoot(repoRoot, found))
+	}
+	sort.Strings(roots)
+	return roots
+}
+
+// Projects detects the checks of every project touched by changed (paths
+// relative to repoRoot; empty means the repository root's projects). A
+// project root without a detected check is left out; a manifest that cannot
+// be read is a *ManifestError.
+func Projects(repoRoot string, changed []string, runner *run.Runner) ([]Project, error) {
+	return ProjectsContext(context.Background(), repoRoot, changed, runner)
+}
+
+// ProjectsContext is Projects with a context for the probes it runs.
+func ProjectsContext(ctx context.Context, repoRoot string, changed []string, runner *run.Runner) ([]Project, error) {
+	if runner == nil {
+		runner = &run.Runner{}
+	}
+	var out []Project
+	for _, root := range Roots(repoRoot, changed) {
+		p, err := detectRoot(ctx, repoRoot, root, runner)
+		if err != nil {
+			return nil, err
+		}
+		if len(p.Checks) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// detectRoot finds the checks of one project root, in run order.
+func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) (Project, error) {
+	p := Project{Root: root}
+	rel := func(name string) string {
+		r, err := filepath.Rel(repoRoot, filepath.Join(root, name))
+		if err != nil {
+			return name
+		}
+		return filepath.ToSlash(r)
+	}
+	if fileExists(filepath.Join(root, "go.mod")) {
+		if err := checkGoMod(ctx, root, rel("go.mod"), runner); err != nil {
+			return p, err
+		}
+		p.Checks = append(p.Checks,
+			Check{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: root, Runner: GoVet},
+			Check{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: root, Runner: Go, Narrowable: true})
+	}
+	if fileExists(filepath.Join(root, "Cargo.toml")) {
+		p.Checks = append(p.Checks, Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true})
+	}
+	if fileExists(filepath.Join(root, "package.json")) {
+		c, ok, err := nodeCheck(root, rel("package.json"))
+		if err != nil {
+			return p, err
+		}
+		if ok {
+			p.Checks = append(p.Checks, c)
+		}
+	}
+	if isPythonProject(root, root == repoRoot) {
+		p.Checks = append(p.Checks, pythonCheck(ctx, root, runner))
+	}
+	if len(p.Checks) == 0 {
+		if hasMakeTestTarget(root) {
+			p.Checks = append(p.Checks, Check{Command: "make test", Args: []string{"make", "test"}, Dir: root, Runner: Make})
+		}
+	}
+	return p, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// hasPrefixWord reports whether s starts with word followed by a space or the end.
+func hasPrefixWord(s, word string) bool {
+	return s == word || strings.HasPrefix(s, word+" ")
 }

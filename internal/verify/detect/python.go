@@ -1,0 +1,160 @@
+package detect
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// pytestProbe exits 0 when the interpreter can import pytest. It is run
+// isolated (-I) from a folder outside the project, so no conftest,
+// sitecustomize or package of the project is imported.
+const pytestProbe = "import importlib.util,sys; sys.exit(0 if importlib.util.find_spec('pytest') else 1)"
+
+// isPythonProject reports whether root is a Python project: a marker file,
+// or (at the repository root only, so tests/ folders do not become roots)
+// test_*.py files within three levels.
+func isPythonProject(root string, isRepoRoot bool) bool {
+	for _, m := range pythonMarkers {
+		if fileExists(filepath.Join(root, m)) {
+			return true
+		}
+	}
+	if !isRepoRoot {
+		return false
+	}
+	found := false
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			name := d.Name()
+			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "venv" || name == "target" || strings.Count(rel, string(filepath.Separator)) >= 2) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		n := d.Name()
+		if strings.HasSuffix(n, ".py") && (strings.HasPrefix(n, "test_") || strings.HasSuffix(n, "_test.py")) {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// pythonCheck picks the interpreter and the runner: the first candidate
+// that has pytest runs "-m pytest"; when none has, the first that exists
+// runs "-m unittest".
+func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
+	cands := pythonCandidates(root)
+	first := ""
+	for _, c := range cands {
+		if first == "" {
+			first = c
+		}
+		if hasPytest(ctx, c, runner) {
+			return pythonCmd(root, c, Pytest)
+		}
+	}
+	if first == "" {
+		first = "python3"
+	}
+	return pythonCmd(root, first, Unittest)
+}
+
+func pythonCmd(root, interp string, r Runner) Check {
+	shown := displayInterp(root, interp)
+	mod := "pytest"
+	if r == Unittest {
+		mod = "unittest"
+	}
+	return Check{
+		Command:    shown + " -m " + mod,
+		Args:       []string{interp, "-m", mod},
+		Dir:        root,
+		Runner:     r,
+		Narrowable: true,
+	}
+}
+
+// displayInterp shortens the interpreter path for the pasteable command:
+// the bare name when PATH finds the same file, a project-relative path for
+// a virtualenv inside the project, else the absolute path.
+func displayInterp(root, interp string) string {
+	base := filepath.Base(interp)
+	if found := lookPath(base); found == interp {
+		return base
+	}
+	if rel, err := filepath.Rel(root, interp); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return interp
+}
+
+// pythonCandidates lists interpreters in preference order: the active
+// virtualenv, the project's .venv/ and venv/, then every python3 and python
+// on PATH in PATH order.
+func pythonCandidates(root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p == "" || seen[p] || !isExecutable(p) {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	if venv := os.Getenv("VIRTUAL_ENV"); venv != "" {
+		add(filepath.Join(venv, "bin", "python3"))
+		add(filepath.Join(venv, "bin", "python"))
+	}
+	for _, v := range []string{".venv", "venv"} {
+		add(filepath.Join(root, v, "bin", "python3"))
+		add(filepath.Join(root, v, "bin", "python"))
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		for _, name := range []string{"python3", "python"} {
+			add(filepath.Join(dir, name))
+		}
+	}
+	return out
+}
+
+func hasPytest(ctx context.Context, interp string, runner *run.Runner) bool {
+	res, err := runner.Run(ctx, run.Spec{
+		Args:    []string{interp, "-I", "-c", pytestProbe},
+		Dir:     os.TempDir(),
+		Purpose: run.Internal,
+		Timeout: 30 * time.Second,
+	})
+	return err == nil && res.ExitCode == 0 && !res.TimedOut
+}
+
+func lookPath(name string) string {
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+}
