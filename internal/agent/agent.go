@@ -1,0 +1,252 @@
+// Package agent runs chanto's turn loop: it streams the model's reply,
+// dispatches the tool calls it asks for, returns their results, keeps the
+// conversation within the model's context window, and hands the final
+// answer to a StopPolicy (the done-gate plugs in there) before the turn ends.
+// It emits events for every step and appends every message to a Transcript
+// as it happens.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/tool"
+)
+
+// ErrInterrupted is returned when the turn's context is cancelled (Ctrl-C).
+// What was said and done up to that point is in the transcript.
+var ErrInterrupted = errors.New("interrupted")
+
+// MaxTurnsError reports a turn that used up its model calls.
+type MaxTurnsError struct{ Max int }
+
+func (e *MaxTurnsError) Error() string {
+	return fmt.Sprintf("reached --max-turns %d before the model finished; raise it or narrow the task", e.Max)
+}
+
+// Transcript receives every message as it is added to the conversation
+// (session.Session implements it).
+type Transcript interface {
+	Append(llm.Message) error
+}
+
+// Options configures an Agent.
+type Options struct {
+	Provider llm.Provider
+	Model    string
+	Tools    []tool.Tool
+	Env      *tool.Env
+	Sink     event.Sink
+	// SessionID is stamped on every event.
+	SessionID string
+	// System is the system prompt (see SystemPrompt).
+	System string
+	// MaxTurns caps the model calls of one Run; 0 means no cap.
+	MaxTurns int
+	// MaxTokens is the reply budget per model call; 0 lets the provider choose.
+	MaxTokens int
+	// ContextWindow overrides Provider.ContextWindow when positive.
+	ContextWindow int
+	// Transcript, if set, receives each message as it happens.
+	Transcript Transcript
+	// History is the conversation to continue (--resume, --continue).
+	History []llm.Message
+	// Policy rules on final answers; nil means NoPolicy.
+	Policy StopPolicy
+	// Approver decides whether a tool call runs; nil runs everything.
+	Approver Approver
+}
+
+// Outcome is how a turn ended.
+type Outcome struct {
+	// Answer is the model's final text (the evidence line is separate).
+	Answer   string
+	Verdict  Verdict
+	Evidence string
+	// Usage sums the tokens of the turn's model calls.
+	Usage llm.Usage
+	// ModelCalls counts the turn's model calls.
+	ModelCalls int
+}
+
+// Agent holds one conversation. It is not safe for concurrent Runs.
+type Agent struct {
+	opts     Options
+	tools    map[string]tool.Tool
+	messages []llm.Message
+	window   windowState
+	turn     int
+}
+
+// New returns an agent ready to run turns.
+func New(opts Options) *Agent {
+	if opts.Sink == nil {
+		opts.Sink = event.Discard
+	}
+	if opts.Policy == nil {
+		opts.Policy = NoPolicy{}
+	}
+	if opts.Env == nil {
+		opts.Env = &tool.Env{}
+	}
+	a := &Agent{opts: opts, tools: map[string]tool.Tool{}}
+	for _, t := range opts.Tools {
+		a.tools[t.Name()] = t
+	}
+	a.messages = append(a.messages, opts.History...)
+	return a
+}
+
+// Messages returns the conversation so far.
+func (a *Agent) Messages() []llm.Message { return a.messages }
+
+func (a *Agent) emit(e event.Event) {
+	e.SessionID = a.opts.SessionID
+	e.Time = time.Now().UTC()
+	if e.Turn == 0 {
+		e.Turn = a.turn
+	}
+	a.opts.Sink.Emit(e)
+}
+
+// add appends m to the conversation and the transcript.
+func (a *Agent) add(m llm.Message) error {
+	a.messages = append(a.messages, m)
+	if a.opts.Transcript == nil {
+		return nil
+	}
+	if err := a.opts.Transcript.Append(m); err != nil {
+		return fmt.Errorf("transcript: %w", err)
+	}
+	return nil
+}
+
+// Run takes prompt to a final answer. It returns ErrInterrupted when ctx is
+// cancelled, a *MaxTurnsError when the cap is hit, and provider errors as
+// they come.
+func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
+	a.turn++
+	st := &TurnState{SessionID: a.opts.SessionID, Turn: a.turn, Prompt: prompt, Root: a.opts.Env.Root, Sink: a.opts.Sink}
+	var out Outcome
+	a.emit(event.Event{Type: event.TurnStarted})
+	defer func() {
+		u := event.Usage(out.Usage)
+		a.emit(event.Event{Type: event.TurnCompleted, Usage: &u})
+	}()
+	if err := a.add(userText(prompt)); err != nil {
+		return out, err
+	}
+	if ts, ok := a.opts.Policy.(TurnStarter); ok {
+		st.Messages = a.messages
+		if err := ts.OnTurnStart(ctx, st); err != nil {
+			return out, err
+		}
+	}
+	for {
+		if ctx.Err() != nil {
+			return out, ErrInterrupted
+		}
+		if a.opts.MaxTurns > 0 && out.ModelCalls >= a.opts.MaxTurns {
+			return out, &MaxTurnsError{Max: a.opts.MaxTurns}
+		}
+		resp, err := a.call(ctx, &out)
+		if err != nil {
+			return out, err
+		}
+		calls := resp.Message.ToolCalls()
+		st.Messages, st.ModelCalls = a.messages, out.ModelCalls
+		if len(calls) == 0 {
+			answer := strings.TrimSpace(resp.Message.TextOf())
+			d := a.opts.Policy.OnFinal(ctx, st, answer)
+			if ctx.Err() != nil {
+				return out, ErrInterrupted
+			}
+			if d.SendBack != "" {
+				st.SendBacks++
+				if err := a.add(userText(d.SendBack)); err != nil {
+					return out, err
+				}
+				continue
+			}
+			out.Answer, out.Verdict, out.Evidence = answer, d.Verdict, d.Evidence
+			return out, d.Err
+		}
+		results := a.dispatch(ctx, st, calls)
+		st.ToolCalls += len(calls)
+		if err := a.add(llm.Message{Role: llm.User, Parts: results}); err != nil {
+			return out, err
+		}
+		if ctx.Err() != nil {
+			return out, ErrInterrupted
+		}
+	}
+}
+
+// call makes one model call, streaming text deltas as events, and adds the
+// reply to the conversation. On interrupt the partial text is kept.
+func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
+	a.fitWindow()
+	req := llm.Request{
+		Model:     a.opts.Model,
+		System:    a.opts.System,
+		Messages:  a.messages,
+		Tools:     a.toolSpecs(),
+		MaxTokens: a.opts.MaxTokens,
+	}
+	var partial strings.Builder
+	onDelta := func(d llm.Delta) {
+		if d.Text == "" {
+			return
+		}
+		partial.WriteString(d.Text)
+		a.emit(event.Event{Type: event.MessageDelta, Text: d.Text})
+	}
+	resp, err := a.opts.Provider.Stream(ctx, req, onDelta)
+	out.ModelCalls++
+	if err != nil {
+		if ctx.Err() != nil {
+			if partial.Len() > 0 {
+				_ = a.add(llm.Message{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.Text, Text: partial.String()}}})
+			}
+			return resp, ErrInterrupted
+		}
+		return resp, err
+	}
+	addUsage(&out.Usage, resp.Usage)
+	resp.Message.Role = llm.Assistant
+	// An empty reply adds nothing: providers reject empty content blocks.
+	if len(resp.Message.Parts) > 0 {
+		if err := a.add(resp.Message); err != nil {
+			return resp, err
+		}
+	}
+	a.window.measured(resp.Usage, len(a.messages))
+	if text := resp.Message.TextOf(); text != "" {
+		a.emit(event.Event{Type: event.MessageCompleted, Text: text})
+	}
+	return resp, nil
+}
+
+func (a *Agent) toolSpecs() []llm.ToolSpec {
+	specs := make([]llm.ToolSpec, 0, len(a.opts.Tools))
+	for _, t := range a.opts.Tools {
+		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()})
+	}
+	return specs
+}
+
+func userText(s string) llm.Message {
+	return llm.Message{Role: llm.User, Parts: []llm.Part{{Type: llm.Text, Text: s}}}
+}
+
+func addUsage(u *llm.Usage, v llm.Usage) {
+	u.InputTokens += v.InputTokens
+	u.OutputTokens += v.OutputTokens
+	u.CacheReadTokens += v.CacheReadTokens
+	u.CacheCreateTokens += v.CacheCreateTokens
+}
