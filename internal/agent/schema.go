@@ -71,7 +71,9 @@ func (p *SchemaPolicy) OnFinal(_ context.Context, _ *TurnState, answer string) S
 }
 
 // AfterTool adds nothing.
-func (p *SchemaPolicy) AfterTool(context.Context, *TurnState, llm.Part, tool.Result) string { return "" }
+func (p *SchemaPolicy) AfterTool(context.Context, *TurnState, llm.Part, tool.Result) string {
+	return ""
+}
 
 func (p *SchemaPolicy) check(answer string) string {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(StripFence(answer))))
