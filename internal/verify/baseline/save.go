@@ -1,0 +1,427 @@
+package baseline
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The save directory of one putback holds one blob per changed file and,
+// written last, manifest.json. The manifest is the commit point: the tree is
+// touched only after it is durable, so a save directory without one is
+// leftover from an interrupted save and holds nothing the user needs.
+const manifestName = "manifest.json"
+
+// Kinds of a saved entry.
+const (
+	kindFile    = "file"
+	kindSymlink = "symlink"
+	kindAbsent  = "absent"
+)
+
+type manifest struct {
+	Version int         `json:"version"`
+	Root    string      `json:"root"`
+	PID     int         `json:"pid"`
+	Created time.Time   `json:"created"`
+	Files   []savedFile `json:"files"`
+	// MadeDirs are folders the putback had to create for base files; the
+	// restore removes them again when they are empty, deepest first.
+	MadeDirs []string `json:"made_dirs,omitempty"`
+}
+
+type savedFile struct {
+	Path   string `json:"path"` // slash-separated, relative to Root
+	Kind   string `json:"kind"`
+	Mode   uint32 `json:"mode,omitempty"` // fs.FileMode permission and special bits
+	UID    int    `json:"uid,omitempty"`
+	GID    int    `json:"gid,omitempty"`
+	Size   int64  `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
+	Blob   string `json:"blob,omitempty"` // file name inside the save directory
+}
+
+// permBits keeps what chmod can set: permissions, setuid, setgid, sticky.
+func permBits(m fs.FileMode) fs.FileMode {
+	return m & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}
+
+// saveCurrent copies the current state of rel (under root) into dir as
+// blob name, fsyncing it, and describes it.
+func saveCurrent(root, rel, dir, blob string) (savedFile, error) {
+	sf := savedFile{Path: rel, Kind: kindAbsent}
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return sf, nil
+	}
+	if err != nil {
+		return sf, err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		sf.UID, sf.GID = int(st.Uid), int(st.Gid)
+	}
+	sf.Mode = uint32(permBits(fi.Mode()))
+	var content io.Reader
+	switch {
+	case fi.Mode().IsRegular():
+		f, err := os.Open(abs)
+		if err != nil {
+			return sf, err
+		}
+		defer f.Close()
+		sf.Kind, content = kindFile, f
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return sf, err
+		}
+		sf.Kind, content = kindSymlink, strings.NewReader(target)
+	default:
+		return sf, fmt.Errorf("%s: not a regular file (%s)", rel, fi.Mode().Type())
+	}
+	sf.Blob = blob
+	sum, n, err := writeDurable(filepath.Join(dir, blob), content, 0o600)
+	if err != nil {
+		return sf, err
+	}
+	sf.SHA256, sf.Size = sum, n
+	return sf, nil
+}
+
+// writeDurable creates path with content and mode, fsyncs it and returns
+// the sha256 and length of what was written.
+func writeDurable(path string, content io.Reader, mode fs.FileMode) (string, int64, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return "", 0, err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), content)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// syncDir makes renames and creations inside dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeManifest commits m into dir atomically.
+func writeManifest(dir string, m *manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, manifestName+".tmp")
+	if _, _, err := writeDurable(tmp, bytes.NewReader(data), 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+// readManifest loads dir's manifest; fs.ErrNotExist means there is none.
+func readManifest(dir string) (*manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, manifestName), err)
+	}
+	if m.Version != 1 || !filepath.IsAbs(m.Root) {
+		return nil, fmt.Errorf("%s: unknown manifest version or relative root", filepath.Join(dir, manifestName))
+	}
+	for _, f := range m.Files {
+		if !filepath.IsLocal(filepath.FromSlash(f.Path)) || (f.Blob != "" && !filepath.IsLocal(f.Blob)) {
+			return nil, fmt.Errorf("%s: bad path %q", filepath.Join(dir, manifestName), f.Path)
+		}
+	}
+	return &m, nil
+}
+
+// verifySave checks every blob against its recorded sha256, so a damaged
+// save is never written over the user's files.
+func verifySave(dir string, m *manifest) error {
+	for _, f := range m.Files {
+		if f.Kind == kindAbsent {
+			continue
+		}
+		sum, n, err := hashFile(filepath.Join(dir, f.Blob))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.Path, err)
+		}
+		if sum != f.SHA256 || n != f.Size {
+			return fmt.Errorf("%s: saved copy does not match its checksum", f.Path)
+		}
+	}
+	return nil
+}
+
+func hashFile(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	return hex.EncodeToString(h.Sum(nil)), n, err
+}
+
+// tempName is the side file used to replace rel atomically. It is derived
+// from the name, so a restore can clean up one left by an interrupted write.
+func tempName(abs string) string {
+	sum := sha256.Sum256([]byte(filepath.Base(abs)))
+	return filepath.Join(filepath.Dir(abs), ".chanto-putback-"+hex.EncodeToString(sum[:6])+".tmp")
+}
+
+// replaceFile atomically puts content with mode (a regular file, or a
+// symlink whose target is content) at abs. durable fsyncs the file first.
+func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, durable bool) error {
+	tmp := tempName(abs)
+	_ = os.Remove(tmp)
+	if symlink {
+		target, err := io.ReadAll(content)
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(string(target), tmp); err != nil {
+			return err
+		}
+	} else if durable {
+		if _, _, err := writeDurable(tmp, content, mode); err != nil {
+			_ = os.Remove(tmp)
+			return err
+		}
+	} else if err := writeFast(tmp, content, mode); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	if uid >= 0 {
+		// Keep the owner when running as root on someone else's file;
+		// without the privilege this fails and the file is ours anyway.
+		_ = os.Lchown(tmp, uid, gid)
+		if !symlink {
+			_ = os.Chmod(tmp, mode) // chown clears setuid/setgid
+		}
+	}
+	if err := os.Rename(tmp, abs); err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func writeFast(path string, content io.Reader, mode fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, content)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// removeFile deletes abs when it is not a directory; a folder the test run
+// created under that name is left alone rather than deleted with its content.
+func removeFile(abs string) error {
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s: is a folder now; left in place", abs)
+	}
+	return os.Remove(abs)
+}
+
+// restoreSave writes every saved entry of m back into the tree (the saved
+// version wins over whatever is there now), removes folders the putback
+// made, and returns the paths whose state actually changed. It is
+// idempotent: running it twice leaves the same tree.
+func restoreSave(dir string, m *manifest) ([]string, error) {
+	if err := verifySave(dir, m); err != nil {
+		return nil, err
+	}
+	var changed []string
+	dirs := map[string]bool{}
+	var errs []error
+	for _, f := range m.Files {
+		abs := filepath.Join(m.Root, filepath.FromSlash(f.Path))
+		differs, err := restoreOne(dir, abs, f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.Path, err))
+			continue
+		}
+		if differs {
+			changed = append(changed, f.Path)
+		}
+		dirs[filepath.Dir(abs)] = true
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	made := append([]string(nil), m.MadeDirs...)
+	sort.Slice(made, func(i, j int) bool { return len(made[i]) > len(made[j]) })
+	for _, d := range made {
+		_ = os.Remove(filepath.Join(m.Root, filepath.FromSlash(d))) // only succeeds when empty
+	}
+	return changed, errors.Join(errs...)
+}
+
+// restoreOne puts one saved entry back and says whether the tree differed.
+func restoreOne(dir, abs string, f savedFile) (bool, error) {
+	_ = os.Remove(tempName(abs))
+	if f.Kind == kindAbsent {
+		_, err := os.Lstat(abs)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		return true, removeFile(abs)
+	}
+	blob := filepath.Join(dir, f.Blob)
+	if same, _ := sameAsSaved(abs, blob, f); same {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return true, err
+	}
+	src, err := os.Open(blob)
+	if err != nil {
+		return true, err
+	}
+	defer src.Close()
+	if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+		return true, fmt.Errorf("is a folder now; saved copy kept in %s", blob)
+	}
+	err = replaceFile(abs, src, fs.FileMode(f.Mode), f.Kind == kindSymlink, f.UID, f.GID, true)
+	return true, err
+}
+
+// sameAsSaved reports whether abs already holds exactly the saved entry.
+func sameAsSaved(abs, blob string, f savedFile) (bool, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return false, err
+	}
+	switch f.Kind {
+	case kindSymlink:
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return false, nil
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return false, err
+		}
+		saved, err := os.ReadFile(blob)
+		return err == nil && string(saved) == target, err
+	default:
+		if !fi.Mode().IsRegular() || permBits(fi.Mode()) != fs.FileMode(f.Mode) || fi.Size() != f.Size {
+			return false, nil
+		}
+		sum, _, err := hashFile(abs)
+		return err == nil && sum == f.SHA256, err
+	}
+}
+
+// removeSave deletes a finished save: manifest first, so a crash half way
+// leaves a folder that recovery knows to be garbage.
+func removeSave(dir string) error {
+	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := syncDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return os.RemoveAll(dir)
+}
+
+// lockDir takes an exclusive flock on dir. Whoever holds it owns the save:
+// chanto for the whole putback, then the watcher or a recovering start.
+// The kernel drops it when the holder dies, however it dies.
+func lockDir(dir string, wait bool) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ownerPID reads the pid chanto put at the front of a save folder's name.
+func ownerPID(name string) int {
+	i := strings.IndexByte(name, '-')
+	if i <= 0 {
+		return 0
+	}
+	pid, _ := strconv.Atoi(name[:i])
+	return pid
+}
+
+// alive reports whether pid names a running process.
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
