@@ -1,0 +1,277 @@
+// Package snapshot records a project tree at the start of a turn and tells,
+// after any tool call, which files differ from it — however they changed:
+// edit tools, shell commands, generators or subagents.
+//
+// Content is identified by git blob ids. In a git repository the ids of
+// clean tracked files come from the index without reading the files, so a
+// snapshot of a large repository costs two git calls, one lstat per file and
+// hashing only the files that were already dirty. The original bytes of
+// every file stay retrievable (dirty and untracked ones are kept, clean ones
+// are in git's object store), which is what test protection and the putback
+// baseline compare against and write back.
+package snapshot
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// maxKept bounds the bytes held in memory for dirty and untracked files; past
+// it, further originals are copied into a temp folder instead.
+const maxKept = 32 << 20
+
+// Snapshot is a tree as it was when Take ran.
+type Snapshot struct {
+	root   string
+	git    bool
+	runner *run.Runner
+
+	mu    sync.Mutex
+	base  map[string]entry // path → state at Take
+	seen  map[string]entry // path → last observed state, to skip rehashing
+	kept  int
+	spill string // temp folder for originals past maxKept
+}
+
+type entry struct {
+	id   string // git blob id (hex)
+	mode fs.FileMode
+	st   stamp
+	data []byte // original bytes, when kept in memory
+	file string // original bytes spilled to this file
+}
+
+// stamp is what lstat says about a file; equal stamps mean unchanged content.
+type stamp struct {
+	size  int64
+	mtime int64
+	ctime int64
+	ino   uint64
+	mode  fs.FileMode
+}
+
+func stampOf(fi fs.FileInfo) stamp {
+	s := stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode()}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		s.ino = st.Ino
+		s.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+	}
+	return s
+}
+
+// Change is the difference between a snapshot and the current tree, as
+// slash-separated paths relative to the root, each list sorted.
+type Change struct {
+	Modified []string
+	Added    []string
+	Deleted  []string
+}
+
+// All returns every changed path, sorted.
+func (c Change) All() []string {
+	all := slices.Concat(c.Modified, c.Added, c.Deleted)
+	slices.Sort(all)
+	return all
+}
+
+// Empty reports whether nothing changed.
+func (c Change) Empty() bool { return len(c.Modified)+len(c.Added)+len(c.Deleted) == 0 }
+
+// Take records root. Files git ignores are not part of the snapshot; in a
+// folder that is not a git repository every file is, except .git and
+// node_modules folders.
+func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{root: root, runner: r, base: map[string]entry{}, seen: map[string]entry{}}
+	index, err := s.gitIndex(ctx)
+	s.git = err == nil
+	paths, err := s.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paths {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+			continue
+		}
+		e := entry{mode: fi.Mode(), st: stampOf(fi)}
+		if id, ok := index[p]; ok && id.clean(fi) {
+			e.id = id.blob
+		} else {
+			data, err := readEntry(root, p, fi)
+			if err != nil {
+				continue
+			}
+			e.id = blobID(data)
+			if err := s.keep(&e, data); err != nil {
+				return nil, err
+			}
+		}
+		s.base[p] = e
+	}
+	return s, nil
+}
+
+// Root is the folder the snapshot was taken of.
+func (s *Snapshot) Root() string { return s.root }
+
+// Len is the number of files recorded.
+func (s *Snapshot) Len() int { return len(s.base) }
+
+// Has reports whether path existed at Take.
+func (s *Snapshot) Has(path string) bool {
+	_, ok := s.base[path]
+	return ok
+}
+
+// Mode returns path's mode at Take.
+func (s *Snapshot) Mode(path string) (fs.FileMode, bool) {
+	e, ok := s.base[path]
+	return e.mode, ok
+}
+
+// ReadFile returns path's bytes as they were at Take, or an error wrapping
+// fs.ErrNotExist if it did not exist. It satisfies protect.Source.
+func (s *Snapshot) ReadFile(path string) ([]byte, error) {
+	s.mu.Lock()
+	e, ok := s.base[path]
+	s.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+	}
+	switch {
+	case e.data != nil:
+		return e.data, nil
+	case e.file != "":
+		return os.ReadFile(e.file)
+	}
+	var out bytes.Buffer
+	res, err := s.runner.Run(context.Background(), run.Spec{
+		Args: []string{"git", "cat-file", "blob", e.id}, Dir: s.root,
+		Purpose: run.Internal, Stdout: &out, OutputCap: 4096,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("git cat-file blob %s (%s): %s", e.id, path, bytes.TrimSpace(res.Output))
+	}
+	return out.Bytes(), nil
+}
+
+// Changes compares the current tree with the snapshot.
+func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
+	paths, err := s.list(ctx)
+	if err != nil {
+		return Change{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var c Change
+	present := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(p)))
+		if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+			continue
+		}
+		present[p] = true
+		base, existed := s.base[p]
+		if !existed {
+			c.Added = append(c.Added, p)
+			continue
+		}
+		st := stampOf(fi)
+		if st == base.st {
+			continue
+		}
+		if seen, ok := s.seen[p]; ok && seen.st == st {
+			if seen.id != base.id || seen.mode != base.mode {
+				c.Modified = append(c.Modified, p)
+			}
+			continue
+		}
+		data, err := readEntry(s.root, p, fi)
+		if err != nil {
+			c.Modified = append(c.Modified, p)
+			continue
+		}
+		now := entry{id: blobID(data), mode: fi.Mode(), st: st}
+		s.seen[p] = now
+		if now.id != base.id || now.mode != base.mode {
+			c.Modified = append(c.Modified, p)
+		}
+	}
+	for p := range s.base {
+		if !present[p] {
+			c.Deleted = append(c.Deleted, p)
+		}
+	}
+	slices.Sort(c.Modified)
+	slices.Sort(c.Added)
+	slices.Sort(c.Deleted)
+	return c, nil
+}
+
+// Close removes spilled originals.
+func (s *Snapshot) Close() error {
+	if s.spill == "" {
+		return nil
+	}
+	return os.RemoveAll(s.spill)
+}
+
+func (s *Snapshot) keep(e *entry, data []byte) error {
+	if s.kept+len(data) <= maxKept {
+		e.data = data
+		if e.data == nil {
+			e.data = []byte{}
+		}
+		s.kept += len(data)
+		return nil
+	}
+	if s.spill == "" {
+		dir, err := os.MkdirTemp("", "chanto-snapshot-")
+		if err != nil {
+			return err
+		}
+		s.spill = dir
+	}
+	e.file = filepath.Join(s.spill, e.id)
+	return os.WriteFile(e.file, data, 0o600)
+}
+
+// readEntry reads a file's bytes, or a symlink's target as git stores it.
+func readEntry(root, p string, fi fs.FileInfo) ([]byte, error) {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(full)
+		return []byte(target), err
+	}
+	return os.ReadFile(full)
+}
+
+// blobID is git's object id of data as a blob.
+func blobID(data []byte) string {
+	h := sha1.New()
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+var errNotGit = errors.New("not a git work tree")
