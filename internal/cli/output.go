@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+)
+
+// runResult is what a print-mode run ends with, whatever the format.
+type runResult struct {
+	Answer    string
+	Verdict   string
+	Evidence  string
+	Usage     event.Usage
+	SessionID string
+	ExitCode  int
+	NumTurns  int
+	Err       error
+}
+
+// output renders a print-mode run in one format. Events go to Emit as they
+// happen; finish is called once at the end.
+type output interface {
+	event.Sink
+	finish(r runResult)
+}
+
+func newOutput(format string, std *stdio) output {
+	switch format {
+	case formatJSON:
+		return &jsonOutput{out: std.out}
+	case formatStreamJSON:
+		return &streamOutput{jsonl: event.NewJSONL(std.out)}
+	default:
+		return &textOutput{out: std.out, err: std.err, live: isTerminal(std.out)}
+	}
+}
+
+// textOutput prints the answer, then the evidence line. On a terminal the
+// model's text is streamed as it arrives and tool calls are shown on stderr;
+// otherwise the final answer is printed once at the end.
+type textOutput struct {
+	out, err io.Writer
+	live     bool
+
+	mu       sync.Mutex
+	streamed bool // something was streamed since the last newline
+}
+
+func (t *textOutput) Emit(e event.Event) {
+	if !t.live {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch e.Type {
+	case event.MessageDelta:
+		fmt.Fprint(t.out, e.Text)
+		t.streamed = !strings.HasSuffix(e.Text, "\n")
+	case event.MessageCompleted:
+		if t.streamed {
+			fmt.Fprintln(t.out)
+			t.streamed = false
+		}
+	case event.ToolStarted:
+		fmt.Fprintf(t.err, "  ▸ %s %s\n", e.Tool.Name, toolSummary(e.Tool.Input))
+	case event.ToolCompleted:
+		if e.Tool.IsError {
+			fmt.Fprintf(t.err, "  ✗ %s: %s\n", e.Tool.Name, firstLine(e.Tool.Output))
+		}
+	}
+}
+
+func (t *textOutput) finish(r runResult) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.live && r.Answer != "" {
+		fmt.Fprintln(t.out, r.Answer)
+	}
+	if r.Evidence != "" {
+		if r.Answer != "" {
+			fmt.Fprintln(t.out)
+		}
+		fmt.Fprintln(t.out, r.Evidence)
+	}
+}
+
+// streamOutput writes only JSONL events to stdout; it closes the stream with
+// an error event (if any) and session.completed.
+type streamOutput struct {
+	jsonl *event.JSONL
+}
+
+func (s *streamOutput) Emit(e event.Event) { s.jsonl.Emit(e) }
+
+func (s *streamOutput) finish(r runResult) {
+	now := time.Now().UTC()
+	if r.Err != nil {
+		s.jsonl.Emit(event.Event{Type: event.Error, SessionID: r.SessionID, Time: now, Error: r.Err.Error()})
+	}
+	code := r.ExitCode
+	s.jsonl.Emit(event.Event{Type: event.SessionCompleted, SessionID: r.SessionID, Time: now, ExitCode: &code})
+}
+
+// jsonOutput prints one object at the end (docs/json-output.md).
+type jsonOutput struct {
+	out io.Writer
+}
+
+// jsonResult is the stable shape of --output-format json.
+type jsonResult struct {
+	Result    string      `json:"result"`
+	Verdict   string      `json:"verdict"`
+	Evidence  string      `json:"evidence"`
+	Usage     event.Usage `json:"usage"`
+	SessionID string      `json:"session_id"`
+	ExitCode  int         `json:"exit_code"`
+	NumTurns  int         `json:"num_turns"`
+	Error     string      `json:"error,omitempty"`
+}
+
+func (j *jsonOutput) Emit(event.Event) {}
+
+func (j *jsonOutput) finish(r runResult) {
+	res := jsonResult{Result: r.Answer, Verdict: r.Verdict, Evidence: r.Evidence, Usage: r.Usage,
+		SessionID: r.SessionID, ExitCode: r.ExitCode, NumTurns: r.NumTurns}
+	if r.Err != nil {
+		res.Error = r.Err.Error()
+	}
+	enc := json.NewEncoder(j.out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(res)
+}
+
+// toolSummary shows a call's main argument on one line.
+func toolSummary(input json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(input, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"command", "path", "file_path", "pattern"} {
+		if s, ok := m[k].(string); ok {
+			return firstLine(s)
+		}
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
+}

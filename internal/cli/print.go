@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/tool"
+)
+
+// printRun is everything a print-mode run is assembled from.
+type printRun struct {
+	opts     *agentOptions
+	cfg      config.Config
+	cwd      string
+	provider llm.Provider
+	model    string
+	session  printSession
+	schema   *agent.SchemaPolicy
+	out      output
+}
+
+// runPrint runs one prompt to a final answer and maps the outcome to an
+// exit code: 0 verified or nothing to verify, 3 not verified, 1 error or
+// interrupt, 2 bad usage (DESIGN §1).
+func runPrint(ctx context.Context, opts *agentOptions, prompt string, std *stdio) error {
+	pr, err := preparePrint(opts, std)
+	if err != nil {
+		return err
+	}
+	defer pr.session.Close()
+	res := pr.run(ctx, prompt)
+	pr.out.finish(res)
+	switch {
+	case res.Err != nil && opts.outputFormat == formatText:
+		return withCode(res.ExitCode, res.Err)
+	case res.Err != nil:
+		// The error is in the output already; stderr still gets one line.
+		fmt.Fprintf(std.err, "chanto: %s\n", res.Err)
+		return withCode(res.ExitCode, nil)
+	case res.ExitCode != ExitOK:
+		return withCode(res.ExitCode, nil)
+	}
+	return nil
+}
+
+// preparePrint loads the configuration, opens the provider and the session
+// and checks the output schema. Every mistake here is the user's to fix
+// before anything runs.
+func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	cfg, warnings, err := loadConfig(cwd)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(std.err, "chanto: warning: %s\n", w)
+	}
+	applyFlags(&cfg, opts)
+	pr := &printRun{opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std)}
+	if opts.outputSchema != "" {
+		if pr.schema, err = agent.LoadSchema(opts.outputSchema); err != nil {
+			return nil, usageError("%v", err)
+		}
+	}
+	pr.provider, pr.model, err = openProvider(cfg.Model, cfg)
+	if err != nil {
+		return nil, withCode(providerErrorCode(err), err)
+	}
+	pr.session, err = openSession(opts, cwd, pr.model)
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+// applyFlags lays the command-line flags over the configuration.
+func applyFlags(cfg *config.Config, opts *agentOptions) {
+	if opts.model != "" {
+		cfg.Model = opts.model
+	}
+	if opts.permissionMode != "" {
+		cfg.Permissions.Mode = opts.permissionMode
+	}
+	if opts.lockdown {
+		cfg.Permissions.Lockdown = true
+	}
+	if opts.sandbox != "" {
+		cfg.Sandbox.Mode = opts.sandbox
+	}
+	v := opts.verify
+	if v.Enabled {
+		cfg.Guardrails.Enabled = true
+	}
+	if v.Full {
+		cfg.Guardrails.Scope = "full"
+	}
+	if len(v.Checks) > 0 {
+		cfg.Guardrails.Checks = v.Checks
+	}
+	cfg.Guardrails.AllowTestEdits = append(cfg.Guardrails.AllowTestEdits, v.AllowTestEdits...)
+}
+
+// run executes the turn and turns its outcome into a runResult.
+func (pr *printRun) run(ctx context.Context, prompt string) runResult {
+	res := runResult{SessionID: pr.session.ID()}
+	pr.out.Emit(event.Event{Type: event.SessionStarted, SessionID: res.SessionID, Time: time.Now().UTC(),
+		Model: pr.provider.Name() + "/" + pr.model, Cwd: pr.cwd})
+	a, err := pr.newAgent()
+	if err != nil {
+		res.Err, res.ExitCode = err, ExitError
+		return res
+	}
+	out, err := a.Run(ctx, prompt)
+	res.Answer, res.Verdict, res.Evidence = out.Answer, string(out.Verdict), out.Evidence
+	res.Usage, res.NumTurns = event.Usage(out.Usage), out.ModelCalls
+	switch {
+	case errors.Is(err, agent.ErrInterrupted) || ctx.Err() != nil:
+		res.Err, res.ExitCode = errors.New("interrupted"), ExitError
+	case err != nil:
+		res.Err, res.ExitCode = err, ExitError
+	case out.Verdict == agent.NotVerified:
+		res.ExitCode = ExitNotVerified
+	}
+	if res.Verdict == "" {
+		res.Verdict = string(agent.NothingToVerify)
+	}
+	return res
+}
+
+func (pr *printRun) newAgent() (*agent.Agent, error) {
+	system, err := agent.SystemPrompt(pr.cwd, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	if pr.schema != nil {
+		system += "\n" + pr.schema.Instructions() + "\n"
+	}
+	history, err := pr.session.History()
+	if err != nil {
+		return nil, err
+	}
+	runner := &run.Runner{PassEnv: pr.cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(pr.cfg)}
+	return agent.New(agent.Options{
+		Provider:      pr.provider,
+		Model:         pr.model,
+		Tools:         builtinTools(),
+		Env:           &tool.Env{Root: pr.cwd, Runner: runner},
+		Sink:          pr.out,
+		SessionID:     pr.session.ID(),
+		System:        system,
+		MaxTurns:      pr.opts.maxTurns,
+		ContextWindow: pr.cfg.Providers[pr.provider.Name()].ContextWindow,
+		Transcript:    pr.session,
+		History:       history,
+		Policy:        pr.stopPolicy(),
+		Approver:      agent.ModeApprover{Mode: pr.cfg.Permissions.Mode, Lockdown: pr.cfg.Permissions.Lockdown},
+	}), nil
+}
+
+// stopPolicy picks the policy that rules on the final answer. Schema runs
+// have no gate (DESIGN §4). The done-gate plugs in here: build it from
+// pr.cfg.Guardrails (flags already applied) when it is enabled.
+func (pr *printRun) stopPolicy() agent.StopPolicy {
+	if pr.schema != nil {
+		return pr.schema
+	}
+	if gatePolicy != nil {
+		return gatePolicy(pr.cfg, pr.cwd)
+	}
+	return agent.NoPolicy{}
+}
+
+// gatePolicy builds the done-gate and test protection for a run; nil until
+// the gate is wired. It sees the effective configuration, --verify flags
+// included, and decides itself what to do when guardrails are off.
+var gatePolicy func(cfg config.Config, root string) agent.StopPolicy
+
+// providerKeyEnvs lists the variables holding provider keys, which the
+// model's commands must never see.
+func providerKeyEnvs(cfg config.Config) []string {
+	names := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
+	for _, p := range cfg.Providers {
+		if p.APIKeyEnv != "" {
+			names = append(names, p.APIKeyEnv)
+		}
+	}
+	return names
+}
+
+// providerErrorCode: a model spec the user wrote wrong is usage; a missing
+// key or unreachable provider is an error.
+func providerErrorCode(err error) int {
+	if strings.Contains(err.Error(), "unknown provider") {
+		return ExitUsage
+	}
+	return ExitError
+}

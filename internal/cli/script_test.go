@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run chanto as a command: the test binary is
+// re-executed under the name "chanto" and calls Main, as cmd/chanto does.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"chanto": func() {
+			os.Exit(Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: the CLI end to end with the
+// scripted model, real git repositories and the real go toolchain.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("..", "..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup:               setupScript,
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"jsonl": cmdJSONL},
+	})
+}
+
+// setupScript gives each script its own CHANTO_HOME, no API keys, and the
+// Go caches of the machine so `go test` inside a script need not rebuild
+// the standard library.
+func setupScript(env *testscript.Env) error {
+	env.Setenv("CHANTO_HOME", filepath.Join(env.WorkDir, ".chanto-home"))
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if v := goEnv(k); v != "" {
+			env.Setenv(k, v)
+		}
+	}
+	env.Setenv("GOFLAGS", "-mod=mod")
+	env.Setenv("GOTOOLCHAIN", "local")
+	env.Setenv("GIT_AUTHOR_NAME", "chanto test")
+	env.Setenv("GIT_AUTHOR_EMAIL", "test@example.com")
+	env.Setenv("GIT_COMMITTER_NAME", "chanto test")
+	env.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
+	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	return nil
+}
+
+var goEnvCache = map[string]string{}
+
+func goEnv(key string) string {
+	if v, ok := goEnvCache[key]; ok {
+		return v
+	}
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	// The test harness itself may ask go; the product never does this.
+	out, err := exec.Command("go", "env", key).Output()
+	v := ""
+	if err == nil {
+		v = strings.TrimSpace(string(out))
+	}
+	goEnvCache[key] = v
+	return v
+}
+
+// cmdJSONL checks that the last command's stdout is pure JSONL: every line
+// a JSON object with type, session_id and time, all with the same session.
+// Arguments are event types that must appear, in that order.
+//
+//	jsonl session.started tool.completed session.completed
+func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! jsonl")
+	}
+	out := ts.ReadFile("stdout")
+	if strings.TrimSpace(out) == "" {
+		ts.Fatalf("stdout is empty")
+	}
+	var types []string
+	session := ""
+	for i, line := range bytes.Split(bytes.TrimRight([]byte(out), "\n"), []byte("\n")) {
+		var ev map[string]any
+		if err := json.Unmarshal(line, &ev); err != nil {
+			ts.Fatalf("stdout line %d is not JSON: %v: %q", i+1, err, line)
+		}
+		typ, _ := ev["type"].(string)
+		sid, _ := ev["session_id"].(string)
+		tm, _ := ev["time"].(string)
+		if typ == "" || sid == "" || tm == "" {
+			ts.Fatalf("stdout line %d lacks type, session_id or time: %s", i+1, line)
+		}
+		if session == "" {
+			session = sid
+		} else if sid != session {
+			ts.Fatalf("stdout line %d: session_id %q, earlier %q", i+1, sid, session)
+		}
+		types = append(types, typ)
+	}
+	rest := types
+	for _, want := range args {
+		i := slices.Index(rest, want)
+		if i < 0 {
+			ts.Fatalf("event %q missing or out of order; events: %s", want, strings.Join(types, " "))
+		}
+		rest = rest[i+1:]
+	}
+}
