@@ -1,0 +1,315 @@
+package baseline
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func testWatcher() []string { return []string{os.Args[0], WatchCommand} }
+
+func TestPutbackShowsBaseThenRestores(t *testing.T) {
+	root, hist := t.TempDir(), t.TempDir()
+	files := fixture(t, root, 1)
+	want := snapshot(t, root)
+	wantBase := baseTree(want, files)
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
+	ran := false
+	err := Putback(context.Background(), opts, func(context.Context) error {
+		ran = true
+		if d, _ := diffTrees(wantBase, snapshot(t, root)); d != "" {
+			t.Errorf("during the run the tree is not the base:\n%s", d)
+		}
+		if len(watcherPIDs(hist)) != 1 {
+			t.Errorf("watcher processes during the run: %v, want one", watcherPIDs(hist))
+		}
+		scribble(root, files) // the run edits the same files: the saved version wins
+		return nil
+	})
+	if err != nil || !ran {
+		t.Fatalf("Putback: ran=%v err=%v", ran, err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after putback the tree differs:\n%s", d)
+	}
+	if left, _ := os.ReadDir(filepath.Join(hist, "putback")); len(left) != 0 {
+		t.Errorf("save folders left: %v", left)
+	}
+	if p := watcherPIDs(hist); len(p) != 0 {
+		t.Errorf("watcher still running: %v", p)
+	}
+}
+
+func TestPutbackRestoresAfterErrorAndPanic(t *testing.T) {
+	root, hist := t.TempDir(), t.TempDir()
+	files := fixture(t, root, 2)
+	want := snapshot(t, root)
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
+	boom := errors.New("boom")
+	if err := Putback(context.Background(), opts, func(context.Context) error { return boom }); !errors.Is(err, boom) {
+		t.Fatalf("error not passed through: %v", err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after an error:\n%s", d)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("panic swallowed")
+			}
+		}()
+		_ = Putback(context.Background(), opts, func(context.Context) error { panic("in the run") })
+	}()
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after a panic:\n%s", d)
+	}
+}
+
+func TestPutbackRefusesBadPaths(t *testing.T) {
+	root, hist, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	mustNo(t, os.Symlink(outside, filepath.Join(root, "out")))
+	for _, p := range []string{"../x", "/etc/passwd", "out/x.go", "a/../../x", ""} {
+		opts := PutbackOptions{Root: root, Files: []File{{Path: p, Base: []byte("x")}}, HistoryDir: hist, Watcher: testWatcher()}
+		err := Putback(context.Background(), opts, func(context.Context) error { t.Errorf("%q: run called", p); return nil })
+		if err == nil {
+			t.Errorf("%q: accepted", p)
+		}
+	}
+	dup := []File{{Path: "a.go", Base: []byte("x")}, {Path: "./a.go"}}
+	if err := Putback(context.Background(), PutbackOptions{Root: root, Files: dup, HistoryDir: hist}, nil); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("duplicate path: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x.go")); err == nil {
+		t.Error("wrote outside the root")
+	}
+}
+
+func TestPutbackWithoutWatcherTouchesNothing(t *testing.T) {
+	root, hist := t.TempDir(), t.TempDir()
+	files := fixture(t, root, 3)
+	want := snapshot(t, root)
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: []string{"/nonexistent/chanto"}}
+	err := Putback(context.Background(), opts, func(context.Context) error { t.Error("run called"); return nil })
+	if err == nil || !strings.Contains(err.Error(), "watcher") {
+		t.Fatalf("want a watcher error, got %v", err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("tree touched:\n%s", d)
+	}
+	if left, _ := os.ReadDir(filepath.Join(hist, "putback")); len(left) != 0 {
+		t.Errorf("save folders left: %v", left)
+	}
+}
+
+// TestKillDuringPutback is the crash-safety test: the process doing the
+// putback is SIGKILLed at a random moment of its life, a hundred times; the
+// watcher must leave every byte and mode as it was.
+func TestKillDuringPutback(t *testing.T) {
+	iterations := 100
+	if testing.Short() {
+		iterations = 10
+	}
+	// Calibrate: how long does a whole putback take here?
+	span := calibrate(t)
+	t.Logf("one putback takes about %v from start to end", span)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	lastSteps := map[string]int{}
+	var bytesChecked int64
+	began := time.Now()
+	for i := range iterations {
+		dir := t.TempDir()
+		root, hist := filepath.Join(dir, "proj ü"), filepath.Join(dir, "home", "history")
+		mustNo(t, os.MkdirAll(root, 0o755))
+		files := fixture(t, root, uint64(i))
+		want := snapshot(t, root)
+		h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Duration(rng.IntN(3)) * time.Millisecond, Scribble: i%2 == 0})
+		h.waitStep(t, "start")
+		time.Sleep(time.Duration(rng.Int64N(int64(span))))
+		lastSteps[h.kill()]++
+		settle(t, hist, 10*time.Second)
+		d, n := diffTrees(want, snapshot(t, root))
+		if d != "" {
+			t.Fatalf("iteration %d: bytes lost after kill:\n%s", i, d)
+		}
+		bytesChecked += n
+		if r, err := Recover(hist); err != nil || len(r) != 0 {
+			t.Fatalf("iteration %d: recovery after the watcher: %v %v", i, r, err)
+		}
+	}
+	t.Logf("%d kills, %d file bytes compared, %v; last step before each kill: %v", iterations, bytesChecked, time.Since(began).Round(time.Millisecond), lastSteps)
+	if lastSteps["running"]+lastSteps["put back"] == 0 || lastSteps["saved"]+lastSteps["restoring"]+lastSteps["locked"]+lastSteps["watching"] == 0 && iterations == 100 {
+		t.Logf("warning: the kills did not cover the putback phases: %v", lastSteps)
+	}
+}
+
+// calibrate runs one putback to completion and returns its duration.
+func calibrate(t *testing.T) time.Duration {
+	dir := t.TempDir()
+	root, hist := filepath.Join(dir, "proj"), filepath.Join(dir, "history")
+	mustNo(t, os.MkdirAll(root, 0o755))
+	files := fixture(t, root, 99)
+	want := snapshot(t, root)
+	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Millisecond})
+	h.waitStep(t, "start")
+	start := time.Now()
+	h.waitStep(t, "end")
+	span := time.Since(start)
+	if err := h.cmd.Wait(); err != nil {
+		t.Fatalf("calibration run: %v", err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("calibration run changed the tree:\n%s", d)
+	}
+	return span + span/10
+}
+
+// TestRecoverAfterWatcherKilled kills the watcher and then chanto while the
+// files are put back: the tree shows the base until the next start, whose
+// Recover restores everything and names the files.
+func TestRecoverAfterWatcherKilled(t *testing.T) {
+	dir := t.TempDir()
+	root, hist := filepath.Join(dir, "my project"), filepath.Join(dir, "history")
+	mustNo(t, os.MkdirAll(root, 0o755))
+	files := fixture(t, root, 5)
+	want := snapshot(t, root)
+	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Minute})
+	h.waitStep(t, "running")
+	pids := watcherPIDs(hist)
+	if len(pids) != 1 {
+		t.Fatalf("watchers: %v", pids)
+	}
+	mustNo(t, syscall.Kill(pids[0], syscall.SIGKILL))
+	helperPID := h.cmd.Process.Pid
+	h.kill()
+	time.Sleep(50 * time.Millisecond)
+	if d, _ := diffTrees(baseTree(want, files), snapshot(t, root)); d != "" {
+		t.Fatalf("with chanto and watcher dead, the tree should still be put back:\n%s", d)
+	}
+	restored, err := Recover(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after Recover:\n%s", d)
+	}
+	if len(restored) != 1 {
+		t.Fatalf("restored %d saves, want 1", len(restored))
+	}
+	r := restored[0]
+	if r.PID != helperPID || r.Root == "" {
+		t.Errorf("restored = %+v, want pid %d", r, helperPID)
+	}
+	// Every listed file differed from its saved version, so all are named.
+	if len(r.Files) != len(files) {
+		t.Errorf("restored %d files, want %d: %v", len(r.Files), len(files), r.Files)
+	}
+	msg := r.Message()
+	if !strings.HasPrefix(msg, "restored 20 files left put back by an interrupted run (pid ") || !strings.Contains(msg, "ünïcødé/日本語.txt") {
+		t.Errorf("message: %s", msg)
+	}
+	if again, err := Recover(hist); err != nil || len(again) != 0 {
+		t.Errorf("second Recover: %v %v", again, err)
+	}
+}
+
+// TestRecoverAfterBothKilledAtRandom kills the watcher and chanto at random
+// moments; whatever the watcher did not finish, Recover must.
+func TestRecoverAfterBothKilledAtRandom(t *testing.T) {
+	iterations := 20
+	if testing.Short() {
+		iterations = 5
+	}
+	span := calibrate(t)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	recovered := 0
+	for i := range iterations {
+		dir := t.TempDir()
+		root, hist := filepath.Join(dir, "proj"), filepath.Join(dir, "history")
+		mustNo(t, os.MkdirAll(root, 0o755))
+		files := fixture(t, root, uint64(i+1000))
+		want := snapshot(t, root)
+		h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: 2 * time.Millisecond, Scribble: true})
+		h.waitStep(t, "start")
+		time.Sleep(time.Duration(rng.Int64N(int64(span))))
+		for _, pid := range watcherPIDs(hist) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		h.kill()
+		for _, pid := range watcherPIDs(hist) { // one started in between
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(20 * time.Millisecond) // let the kernel release their locks
+		r, err := Recover(hist)
+		if err != nil {
+			t.Fatalf("iteration %d: %v", i, err)
+		}
+		recovered += len(r)
+		if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+			t.Fatalf("iteration %d: after Recover:\n%s", i, d)
+		}
+	}
+	t.Logf("%d double kills, %d needed Recover", iterations, recovered)
+}
+
+func TestRecoverDamagedSaveTouchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	root, hist := filepath.Join(dir, "proj"), filepath.Join(dir, "history")
+	mustNo(t, os.MkdirAll(root, 0o755))
+	files := fixture(t, root, 6)
+	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Minute})
+	h.waitStep(t, "running")
+	for _, pid := range watcherPIDs(hist) {
+		mustNo(t, syscall.Kill(pid, syscall.SIGKILL))
+	}
+	h.kill()
+	time.Sleep(20 * time.Millisecond)
+	blobs, _ := filepath.Glob(filepath.Join(hist, "putback", "*", "0000.blob"))
+	if len(blobs) != 1 {
+		t.Fatalf("blobs: %v", blobs)
+	}
+	mustNo(t, os.WriteFile(blobs[0], []byte("corrupted"), 0o600))
+	before := snapshot(t, root)
+	if _, err := Recover(hist); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Fatalf("want a checksum error, got %v", err)
+	}
+	if d, _ := diffTrees(before, snapshot(t, root)); d != "" {
+		t.Fatalf("a damaged save was written into the tree:\n%s", d)
+	}
+	if _, err := os.Stat(filepath.Dir(blobs[0])); err != nil {
+		t.Fatalf("the damaged save was removed: %v", err)
+	}
+}
+
+func TestRecoverLeftovers(t *testing.T) {
+	hist := t.TempDir()
+	parent := filepath.Join(hist, "putback")
+	// A dead owner's save that never got its manifest: garbage.
+	dead := filepath.Join(parent, "999999999-x")
+	mustNo(t, os.MkdirAll(dead, 0o700))
+	mustNo(t, os.WriteFile(filepath.Join(dead, "0000.blob"), []byte("x"), 0o600))
+	// A live owner (us) between mkdir and lock: must be left alone.
+	live := filepath.Join(parent, strconv.Itoa(os.Getpid())+"-y")
+	mustNo(t, os.MkdirAll(live, 0o700))
+	r, err := Recover(hist)
+	if err != nil || len(r) != 0 {
+		t.Fatalf("Recover: %v %v", r, err)
+	}
+	if _, err := os.Stat(dead); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("garbage save kept: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live owner's folder was removed: %v", err)
+	}
+	if r, err := Recover(filepath.Join(hist, "none")); err != nil || r != nil {
+		t.Errorf("missing history: %v %v", r, err)
+	}
+}
+
