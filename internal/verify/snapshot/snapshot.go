@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -105,9 +106,10 @@ func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range paths {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
-		if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+	infos := lstatAll(root, paths)
+	for i, p := range paths {
+		fi := infos[i]
+		if fi == nil {
 			continue
 		}
 		e := entry{mode: fi.Mode(), st: stampOf(fi)}
@@ -185,9 +187,10 @@ func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
 	defer s.mu.Unlock()
 	var c Change
 	present := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		fi, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(p)))
-		if err != nil || !(fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+	infos := lstatAll(s.root, paths)
+	for i, p := range paths {
+		fi := infos[i]
+		if fi == nil {
 			continue
 		}
 		present[p] = true
@@ -254,6 +257,29 @@ func (s *Snapshot) keep(e *entry, data []byte) error {
 	}
 	e.file = filepath.Join(s.spill, e.id)
 	return os.WriteFile(e.file, data, 0o600)
+}
+
+// lstatAll stats paths in parallel (lstat dominates the cost of a change
+// check on a large tree). Entries that are missing or neither regular files
+// nor symlinks are nil.
+func lstatAll(root string, paths []string) []fs.FileInfo {
+	infos := make([]fs.FileInfo, len(paths))
+	workers := min(runtime.GOMAXPROCS(0)*2, 1+len(paths)/512)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(paths); i += workers {
+				fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(paths[i])))
+				if err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0) {
+					infos[i] = fi
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return infos
 }
 
 // readEntry reads a file's bytes, or a symlink's target as git stores it.
