@@ -27,6 +27,7 @@ var layer = map[string]int{
 	"internal/llm/anthropic":     20,
 	"internal/llm/openai":        20,
 	"internal/llm/scripted":      20,
+	"internal/llm/llmtest":       20,
 	"internal/llm/provider":      30,
 	"internal/verify/detect":     20,
 	"internal/verify/selecttest": 30,
