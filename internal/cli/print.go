@@ -116,7 +116,7 @@ func applyFlags(cfg *config.Config, opts *agentOptions) {
 func (pr *printRun) run(ctx context.Context, prompt string) runResult {
 	res := runResult{SessionID: pr.session.ID()}
 	pr.out.Emit(event.Event{Type: event.SessionStarted, SessionID: res.SessionID, Time: time.Now().UTC(),
-		Model: pr.provider.Name() + "/" + pr.model, Cwd: pr.cwd})
+		Model: pr.cfg.Model, Cwd: pr.cwd})
 	a, err := pr.newAgent()
 	if err != nil {
 		res.Err, res.ExitCode = err, ExitError

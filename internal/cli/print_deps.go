@@ -32,7 +32,7 @@ func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) 
 	return nil, "", fmt.Errorf("--model %s: unknown provider %q", spec, name)
 }
 
-func builtinTools() []tool.Tool { return nil }
+func builtinTools() []tool.Tool { return tool.Builtin() }
 
 // printSession is the transcript of a print-mode run.
 type printSession interface {

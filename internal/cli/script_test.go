@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,7 +34,10 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Setup:               setupScript,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"jsonl": cmdJSONL},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"jsonl":    cmdJSONL,
+			"exitcode": cmdExitCode,
+		},
 	})
 }
 
@@ -115,5 +120,30 @@ func cmdJSONL(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("event %q missing or out of order; events: %s", want, strings.Join(types, " "))
 		}
 		rest = rest[i+1:]
+	}
+}
+
+// cmdExitCode runs a command and checks its exit status, which exec alone
+// cannot: 0, 1, 2 and 3 mean different things to chanto's users.
+//
+//	exitcode 2 chanto -p hi --output-format yaml
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %q is not a number", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
 }
