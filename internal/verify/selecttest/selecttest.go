@@ -1,9 +1,24 @@
 // Package selecttest narrows a detected test command to the tests related to
 // a change set, per runner, and decides when the full suite must run
 // instead (DESIGN §5), always with a reason a user can read.
+//
+// The rules are applied in a fixed order; the first that forces the full
+// suite gives the reason. See docs/selection.md for each rule with an
+// example.
 package selecttest
 
-import "github.com/chanto-dev/chanto/internal/verify/detect"
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Input is what selection needs.
 type Input struct {
@@ -21,6 +36,9 @@ type Input struct {
 	// FullRunSecs is how long a full run of this check took earlier this
 	// session (0 if never).
 	FullRunSecs float64
+	// ForceFullReason names what forced the full suite ("--verify-full",
+	// `scope = "full"`); empty means "--full".
+	ForceFullReason string
 }
 
 // Selection is the command to run.
@@ -36,4 +54,169 @@ type Selection struct {
 	Command string
 	// Targets are the selected packages, files or crates.
 	Targets []string
+	// Widened lists why tests that no import reaches were added, e.g.
+	// "./cmd/x: its tests run the project's programs". They are also part
+	// of Reason.
+	Widened []string
+}
+
+// MaxChangedFiles is the largest change set that is still narrowed.
+const MaxChangedFiles = 20
+
+// MinTestFiles is the test-file count at or below which the full suite is
+// cheap enough to always run.
+const MinTestFiles = 20
+
+// FastFullRunSecs is the full-run duration at or below which the full suite
+// always runs.
+const FastFullRunSecs = 30
+
+// RelatedReason is the Reason of a narrowed selection.
+const RelatedReason = "related to your changes"
+
+// Select decides what in.Check runs: the tests related to in.Changed, or the
+// full suite with the reason. Commands it needs (go list, cargo metadata) run
+// through r with run.Internal (nil means a plain run.Runner). An error means the project could not be
+// analysed (a broken go.mod, cargo metadata failing); the caller then runs
+// the full suite and may show the error.
+func Select(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	if r == nil {
+		r = &run.Runner{}
+	}
+	if reason, full := generalRule(in); full {
+		return fullSelection(in.Check, reason), nil
+	}
+	an := analyzers[in.Check.Runner]
+	if an == nil {
+		return fullSelection(in.Check, noRelatedMode(in.Check.Runner)), nil
+	}
+	sel, err := an(ctx, r, in)
+	if err != nil {
+		return fullSelection(in.Check, "the related tests could not be worked out"), err
+	}
+	return sel, nil
+}
+
+// analyzer narrows one runner's command; it returns a full selection when
+// one of the runner-specific rules applies.
+type analyzer func(ctx context.Context, r *run.Runner, in Input) (Selection, error)
+
+var analyzers = map[detect.Runner]analyzer{}
+
+// generalRule applies the rules that need no knowledge of the runner, in
+// the order the evidence should name them.
+func generalRule(in Input) (string, bool) {
+	switch {
+	case in.ForceFull:
+		if in.ForceFullReason != "" {
+			return in.ForceFullReason, true
+		}
+		return "--full", true
+	case !in.Check.Narrowable:
+		return noRelatedMode(in.Check.Runner), true
+	case in.ChangeUnknown:
+		return "the change set is unknown", true
+	case len(in.Changed) == 0:
+		return "no files changed", true
+	case len(in.Changed) > MaxChangedFiles:
+		return fmt.Sprintf("more than %d files changed", MaxChangedFiles), true
+	}
+	if f := firstSetupFile(in.Changed); f != "" {
+		return f + " changed", true
+	}
+	if in.FullRunSecs > 0 && in.FullRunSecs <= FastFullRunSecs {
+		return "a full run took " + formatSecs(in.FullRunSecs) + " earlier this session", true
+	}
+	return "", false
+}
+
+// noRelatedMode is the reason for checks that always run in full.
+func noRelatedMode(r detect.Runner) string {
+	switch r {
+	case detect.Make:
+		return "make checks always run in full"
+	case detect.Custom, "":
+		return "configured checks always run in full"
+	case detect.GoVet:
+		return "go vet always runs in full"
+	case detect.NodeTest:
+		return "node's test runner has no related-test mode"
+	case detect.Mocha:
+		return "mocha has no related-test mode"
+	case detect.NPM:
+		return "the npm test script has no known related-test mode"
+	}
+	return string(r) + " checks always run in full"
+}
+
+func formatSecs(s float64) string {
+	if s < 10 {
+		return strconv.FormatFloat(float64(int(s*10+0.5))/10, 'f', -1, 64) + "s"
+	}
+	return strconv.Itoa(int(s+0.5)) + "s"
+}
+
+// fullSelection is the check's own command with a reason.
+func fullSelection(c detect.Check, reason string) Selection {
+	s := Selection{Full: true, Reason: reason, Args: c.Args}
+	if len(c.Args) > 0 {
+		s.Command = QuoteArgs(c.Args)
+	} else {
+		s.Command = c.Command
+	}
+	return s
+}
+
+// narrowed builds a related selection.
+func narrowed(args, targets, widened []string) Selection {
+	reason := RelatedReason
+	if len(widened) > 0 {
+		reason += " (including " + strings.Join(widened, "; ") + ")"
+	}
+	return Selection{Reason: reason, Args: args, Command: QuoteArgs(args), Targets: targets, Widened: widened}
+}
+
+// QuoteArgs renders argv as one bash command line a user can paste.
+func QuoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil {
+			// Only strings with NUL bytes fail; they cannot be argv anyway.
+			q = strconv.Quote(a)
+		}
+		out[i] = q
+	}
+	return strings.Join(out, " ")
+}
+
+// sortedKeys returns the set's members in order.
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// cleanChanged drops paths outside the project and normalises the rest.
+func cleanChanged(files []string) []string {
+	var out []string
+	for _, f := range files {
+		f = path.Clean(strings.ReplaceAll(f, "\\", "/"))
+		if f == "." || f == ".." || strings.HasPrefix(f, "../") || strings.HasPrefix(f, "/") {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func toSet(files []string) map[string]bool {
+	set := make(map[string]bool, len(files))
+	for _, f := range cleanChanged(files) {
+		set[f] = true
+	}
+	return set
 }

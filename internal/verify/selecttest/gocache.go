@@ -1,0 +1,221 @@
+package selecttest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"go/parser"
+	"go/scanner"
+	"go/token"
+	"hash"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// The Go package graph only changes when a file's package clause, imports,
+// build constraints or embed patterns change, or files come and go. The
+// cache key hashes exactly that (plus go.mod and go.sum), so edits to
+// function bodies — the usual change — reuse the graph. It is kept in
+// memory and under config.Home()/cache/selecttest.
+var goCache = struct {
+	sync.Mutex
+	graphs map[string]*goGraph
+}{graphs: map[string]*goGraph{}}
+
+// GoGraphStats reports how the last graph was obtained, for benchmarks.
+type GoGraphStats struct {
+	// Source is "memory", "disk" or "go list".
+	Source   string
+	Packages int
+}
+
+var lastGoStats GoGraphStats
+
+// LastGoGraphStats returns how the most recent Go selection got its graph.
+func LastGoGraphStats() GoGraphStats {
+	goCache.Lock()
+	defer goCache.Unlock()
+	return lastGoStats
+}
+
+// ResetGoCache forgets the in-memory graphs (benchmarks measure cold runs).
+func ResetGoCache() {
+	goCache.Lock()
+	defer goCache.Unlock()
+	goCache.graphs = map[string]*goGraph{}
+}
+
+// goGraphFor returns the module graph of dir, from cache when the key
+// matches.
+func goGraphFor(ctx context.Context, r *run.Runner, dir string) (*goGraph, error) {
+	key := goGraphKey(dir)
+	goCache.Lock()
+	g := goCache.graphs[key]
+	goCache.Unlock()
+	if g != nil {
+		setStats("memory", g)
+		return g, nil
+	}
+	file := filepath.Join(config.Home(), "cache", "selecttest", "go-"+key+".json")
+	if data, err := os.ReadFile(file); err == nil {
+		g = new(goGraph)
+		if json.Unmarshal(data, g) == nil && g.Module != "" {
+			remember(key, g)
+			setStats("disk", g)
+			return g, nil
+		}
+	}
+	g, err := loadGoGraph(ctx, r, dir)
+	if err != nil {
+		return nil, err
+	}
+	remember(key, g)
+	setStats("go list", g)
+	if data, err := json.Marshal(g); err == nil && os.MkdirAll(filepath.Dir(file), 0o755) == nil {
+		tmp := file + ".tmp" + strconv.Itoa(os.Getpid())
+		if os.WriteFile(tmp, data, 0o644) == nil {
+			_ = os.Rename(tmp, file)
+		}
+	}
+	return g, nil
+}
+
+func remember(key string, g *goGraph) {
+	goCache.Lock()
+	defer goCache.Unlock()
+	goCache.graphs[key] = g
+}
+
+func setStats(src string, g *goGraph) {
+	goCache.Lock()
+	defer goCache.Unlock()
+	lastGoStats = GoGraphStats{Source: src, Packages: len(g.Packages)}
+}
+
+// goGraphKey hashes what the package graph depends on.
+func goGraphKey(dir string) string {
+	h := sha256.New()
+	abs, _ := filepath.Abs(dir)
+	fmtKey(h, "dir", abs, runtime.Version(), os.Getenv("GOFLAGS"), os.Getenv("GOOS"),
+		os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED"), os.Getenv("GOWORK"))
+	for _, name := range []string{"go.mod", "go.sum", "go.work"} {
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		fmtKey(h, name, string(data))
+	}
+	walkFiles(dir, func(rel string) bool {
+		base := path.Base(rel)
+		if base == "testdata" || base == "vendor" || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
+			return false
+		}
+		return !fileExists(filepath.Join(dir, filepath.FromSlash(rel), "go.mod"))
+	}, func(rel string) bool {
+		fmtKey(h, "file", rel)
+		if strings.HasSuffix(rel, ".go") {
+			fmtKey(h, goHeader(filepath.Join(dir, filepath.FromSlash(rel))))
+		}
+		return true
+	})
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+func fmtKey(h hash.Hash, parts ...string) {
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+}
+
+// goHeader is the part of a Go file that decides the graph: everything up
+// to the end of its imports (package clause and build constraints
+// included) and its //go:embed lines. A file that does not parse is used
+// whole.
+func goHeader(file string) string {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ImportsOnly)
+	if err != nil {
+		return string(src)
+	}
+	end := int(f.Name.End()) - 1
+	for _, d := range f.Decls {
+		end = max(end, int(d.End())-1)
+	}
+	head := string(src[:min(end, len(src))])
+	for _, line := range strings.Split(string(src[min(end, len(src)):]), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "//go:embed") {
+			head += "\n" + line
+		}
+	}
+	return head
+}
+
+// goFileReaders finds, per test package, the module folders its test files
+// name through relative paths that leave the package ("../x/testdata").
+// Those tests depend on files no import shows.
+func goFileReaders(dir string, g *goGraph) map[string][]string {
+	out := map[string][]string{}
+	for _, p := range g.Packages {
+		if p.TestFiles == 0 {
+			continue
+		}
+		set := map[string]bool{}
+		for _, f := range p.Files {
+			if strings.HasSuffix(f, "_test.go") {
+				for _, d := range relativeReads(filepath.Join(dir, filepath.FromSlash(p.Rel), f), p.Rel) {
+					set[d] = true
+				}
+			}
+		}
+		if len(set) > 0 {
+			out[p.ImportPath] = sortedKeys(set)
+		}
+	}
+	return out
+}
+
+// relativeReads scans a Go file's string literals for paths that climb out
+// of the package folder pkgRel and returns them relative to the module
+// root. A bare ".." (as in filepath.Join("..", "x")) stands for the whole
+// parent folder.
+func relativeReads(file, pkgRel string) []string {
+	src, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(src), "..") {
+		return nil
+	}
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile(file, -1, len(src)), src, nil, 0)
+	var out []string
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok != token.STRING {
+			continue
+		}
+		v, err := strconv.Unquote(lit)
+		if err != nil || !(v == ".." || strings.HasPrefix(v, "../")) {
+			continue
+		}
+		if i := strings.IndexAny(v, "*?["); i >= 0 {
+			v = path.Dir(v[:i] + "x")
+		}
+		target := path.Join(pkgRel, v)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			continue
+		}
+		out = append(out, target)
+	}
+}

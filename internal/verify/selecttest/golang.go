@@ -1,0 +1,469 @@
+package selecttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func init() { analyzers[detect.Go] = selectGo }
+
+// goGraph is the part of `go list -deps -test -json ./...` selection needs,
+// reduced to the packages of the main module. It is what the cache stores.
+type goGraph struct {
+	Module   string   `json:"module"`
+	Packages []*goPkg `json:"packages"`
+}
+
+// goPkg is one package of the main module.
+type goPkg struct {
+	ImportPath string `json:"importPath"`
+	// Rel is the package folder relative to the module root, slash-separated.
+	Rel  string `json:"rel"`
+	Name string `json:"name"`
+	// Files are the base names of every file go list attributes to the
+	// package: Go, cgo, assembly, embedded and test files.
+	Files []string `json:"files"`
+	// TestFiles counts its _test.go files.
+	TestFiles int `json:"testFiles"`
+	// TestDeps are the module packages its test binary links, test-only
+	// imports and the external _test package included.
+	TestDeps []string `json:"testDeps,omitempty"`
+	// Deps are the module packages the package itself links (kept for main
+	// packages, whose tests-by-execution depend on them).
+	Deps []string `json:"deps,omitempty"`
+	// RunsPrograms is set when its tests import os/exec or a script-test
+	// harness: they may build and run the module's commands.
+	RunsPrograms bool `json:"runsPrograms,omitempty"`
+}
+
+// goListFields are the fields requested from go list; the rest of its
+// output (a few MB on big modules) is never produced.
+const goListFields = "ImportPath,Name,Dir,ForTest,Module,Deps,TestImports,XTestImports," +
+	"GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles,IgnoredGoFiles," +
+	"TestGoFiles,XTestGoFiles,TestEmbedFiles,XTestEmbedFiles"
+
+// programRunners are imports that let a test run the module's own programs.
+var programRunners = map[string]bool{
+	"os/exec": true,
+	"github.com/rogpeppe/go-internal/testscript": true,
+	"rsc.io/script":                              true,
+	"rsc.io/script/scripttest":                   true,
+	"github.com/rogpeppe/go-internal/gotooltest": true,
+}
+
+// listPkg is one object of go list's JSON stream.
+type listPkg struct {
+	ImportPath, Name, Dir, ForTest string
+	Module                         *struct {
+		Path string
+		Main bool
+	}
+	Deps, TestImports, XTestImports     []string
+	GoFiles, CgoFiles, CFiles, CXXFiles []string
+	HFiles, SFiles, SysoFiles           []string
+	EmbedFiles, IgnoredGoFiles          []string
+	TestGoFiles, XTestGoFiles           []string
+	TestEmbedFiles, XTestEmbedFiles     []string
+}
+
+// loadGoGraph runs go list once in dir and reduces its output.
+func loadGoGraph(ctx context.Context, r *run.Runner, dir string) (*goGraph, error) {
+	var stdout bytes.Buffer
+	res, err := r.Run(ctx, run.Spec{
+		Args:    []string{"go", "list", "-e", "-deps", "-test", "-json=" + goListFields, "./..."},
+		Dir:     dir,
+		Purpose: run.Internal,
+		Stdout:  &stdout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("go list in %s: %s", dir, lastLine(res.Output))
+	}
+	return parseGoList(&stdout, dir)
+}
+
+// parseGoList reduces a go list JSON stream to a goGraph.
+func parseGoList(rd io.Reader, dir string) (*goGraph, error) {
+	dec := json.NewDecoder(rd)
+	var all []*listPkg
+	g := &goGraph{}
+	for {
+		p := new(listPkg)
+		if err := dec.Decode(p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list output: %w", err)
+		}
+		if p.Module != nil && p.Module.Main && g.Module == "" {
+			g.Module = p.Module.Path
+		}
+		all = append(all, p)
+	}
+	if g.Module == "" {
+		return g, nil
+	}
+	local := func(ip string) bool { return ip == g.Module || strings.HasPrefix(ip, g.Module+"/") }
+	byPath := map[string]*goPkg{}
+	for _, p := range all {
+		if p.ForTest != "" || strings.Contains(p.ImportPath, " ") || !local(p.ImportPath) ||
+			p.Module == nil || !p.Module.Main || isTestMain(p) {
+			continue
+		}
+		if _, dup := byPath[p.ImportPath]; dup {
+			continue
+		}
+		rel, err := filepath.Rel(dir, p.Dir)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		gp := &goPkg{ImportPath: p.ImportPath, Rel: filepath.ToSlash(rel), Name: p.Name}
+		for _, l := range [][]string{p.GoFiles, p.CgoFiles, p.CFiles, p.CXXFiles, p.HFiles, p.SFiles,
+			p.SysoFiles, p.EmbedFiles, p.IgnoredGoFiles, p.TestGoFiles, p.XTestGoFiles,
+			p.TestEmbedFiles, p.XTestEmbedFiles} {
+			gp.Files = append(gp.Files, l...)
+		}
+		gp.TestFiles = len(p.TestGoFiles) + len(p.XTestGoFiles)
+		for _, ip := range append(append([]string{}, p.TestImports...), p.XTestImports...) {
+			if programRunners[ip] {
+				gp.RunsPrograms = true
+			}
+		}
+		if p.Name == "main" {
+			gp.Deps = localDeps(p.Deps, local)
+		}
+		byPath[p.ImportPath] = gp
+		g.Packages = append(g.Packages, gp)
+	}
+	// The test main "P.test" links everything P's tests need.
+	for _, p := range all {
+		if !isTestMain(p) {
+			continue
+		}
+		base := strings.TrimSuffix(p.ImportPath, ".test")
+		if gp := byPath[base]; gp != nil && gp.TestFiles > 0 {
+			gp.TestDeps = localDeps(p.Deps, local)
+		}
+	}
+	sort.Slice(g.Packages, func(i, j int) bool { return g.Packages[i].Rel < g.Packages[j].Rel })
+	return g, nil
+}
+
+// isTestMain reports the generated main package of a test binary ("P.test",
+// whose source lives in the build cache).
+func isTestMain(p *listPkg) bool {
+	return p.Name == "main" && p.ForTest == "" && strings.HasSuffix(p.ImportPath, ".test") &&
+		len(p.GoFiles) > 0 && filepath.IsAbs(p.GoFiles[0])
+}
+
+// localDeps strips test-variant suffixes and keeps module packages.
+func localDeps(deps []string, local func(string) bool) []string {
+	set := map[string]bool{}
+	for _, d := range deps {
+		if i := strings.IndexByte(d, ' '); i >= 0 {
+			d = d[:i]
+		}
+		d = strings.TrimSuffix(d, "_test")
+		if local(d) {
+			set[d] = true
+		}
+	}
+	return sortedKeys(set)
+}
+
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// selectGo narrows `go test ./...` to the packages whose tests reach the
+// change.
+func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	g, err := goGraphFor(ctx, r, in.Check.Dir)
+	if err != nil {
+		return Selection{}, err
+	}
+	tests := 0
+	for _, p := range g.Packages {
+		tests += p.TestFiles
+	}
+	if tests <= MinTestFiles {
+		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	}
+	readers := goFileReaders(in.Check.Dir, g)
+	plan, reason := planGo(g, in, readers)
+	if reason != "" {
+		return fullSelection(in.Check, reason), nil
+	}
+	widened := plan.widen(g, readers)
+	if f := plan.uncovered(toSet(in.Added)); f != "" {
+		return fullSelection(in.Check, f+" has no related tests"), nil
+	}
+	if len(plan.selected) == 0 {
+		return fullSelection(in.Check, "no related tests for the change"), nil
+	}
+	withTests := 0
+	for _, p := range g.Packages {
+		if p.TestFiles > 0 {
+			withTests++
+		}
+	}
+	if len(plan.selected) == withTests {
+		return fullSelection(in.Check, "the change reaches every test package"), nil
+	}
+	targets := make([]string, 0, len(plan.selected))
+	for ip := range plan.selected {
+		targets = append(targets, goTarget(plan.byPath[ip].Rel))
+	}
+	sort.Strings(targets)
+	return narrowed(replacePattern(in.Check.Args, "./...", targets), targets, widened), nil
+}
+
+func goTarget(rel string) string {
+	if rel == "." {
+		return "."
+	}
+	return "./" + rel
+}
+
+// replacePattern puts targets where pattern was in args, or at the end.
+func replacePattern(args []string, pattern string, targets []string) []string {
+	var out []string
+	done := false
+	for _, a := range args {
+		if a == pattern && !done {
+			out = append(out, targets...)
+			done = true
+			continue
+		}
+		out = append(out, a)
+	}
+	if !done {
+		out = append(out, targets...)
+	}
+	return out
+}
+
+// goPlan is the mapping of the change onto packages.
+type goPlan struct {
+	byPath map[string]*goPkg
+	// changed are packages whose non-test code changed.
+	changed map[string]bool
+	// changedFiles are the changed paths that map to code, by package.
+	files    map[string][]string
+	selected map[string]bool
+	// edited are changed packages with a changed file that is not new.
+	edited map[string]bool
+	// covered are changed files reached by widening (programs, file reads).
+	covered map[string]bool
+	// allChanged is every changed file (for file readers).
+	allChanged []string
+}
+
+// planGo maps changed files to packages and selects the tests that import
+// them. A non-empty reason means the full suite must run.
+func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, string) {
+	pl := &goPlan{byPath: map[string]*goPkg{}, changed: map[string]bool{}, files: map[string][]string{},
+		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}}
+	byDir := map[string]*goPkg{}
+	for _, p := range g.Packages {
+		pl.byPath[p.ImportPath] = p
+		byDir[p.Rel] = p
+	}
+	added := toSet(in.Added)
+	for _, f := range cleanChanged(in.Changed) {
+		if inNestedModule(in.Check.Dir, f) {
+			continue
+		}
+		pl.allChanged = append(pl.allChanged, f)
+		p := byDir[path.Dir(f)]
+		listed := p != nil && contains(p.Files, path.Base(f))
+		isGo := strings.HasSuffix(f, ".go")
+		switch {
+		case listed || p != nil && isGo:
+			if strings.HasSuffix(f, "_test.go") {
+				if p.TestFiles > 0 {
+					pl.selected[p.ImportPath] = true
+				}
+			} else {
+				pl.changed[p.ImportPath] = true
+				pl.files[p.ImportPath] = append(pl.files[p.ImportPath], f)
+				if !added[f] {
+					pl.edited[p.ImportPath] = true
+				}
+			}
+		case isGo && added[f]:
+			// A new file outside any package (a reproduction program in a
+			// folder of its own with a build tag) imports into nothing.
+		case testdataOwner(byDir, f) != nil:
+			// By Go convention a package's testdata serves its own tests.
+			if p := testdataOwner(byDir, f); p.TestFiles > 0 {
+				pl.selected[p.ImportPath] = true
+			}
+		case readByTests(readers, f):
+			// widen selects the tests that read it.
+		case isGo:
+			return nil, f + " has no related tests"
+		default:
+			return nil, f + " is not Go code"
+		}
+	}
+	for _, p := range g.Packages {
+		if p.TestFiles == 0 {
+			continue
+		}
+		if pl.changed[p.ImportPath] || anyIn(p.TestDeps, pl.changed) {
+			pl.selected[p.ImportPath] = true
+		}
+	}
+	return pl, ""
+}
+
+// uncovered returns a changed, not-new file whose package no selected test
+// reaches, or "".
+func (pl *goPlan) uncovered(added map[string]bool) string {
+	ips := sortedKeys(pl.changed)
+	for _, ip := range ips {
+		if pl.coveredByTests(ip) {
+			continue
+		}
+		for _, f := range pl.files[ip] {
+			if !added[f] && !pl.covered[f] {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// coveredByTests reports whether some selected package's tests link ip.
+func (pl *goPlan) coveredByTests(ip string) bool {
+	for sel := range pl.selected {
+		if sel == ip || contains(pl.byPath[sel].TestDeps, ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// widen adds tests that depend on the change without importing it: tests
+// that run the module's programs, and tests that read other packages'
+// folders. It returns the notes for the evidence.
+func (pl *goPlan) widen(g *goGraph, readers map[string][]string) []string {
+	var notes []string
+	var affectedMains []*goPkg
+	for _, p := range g.Packages {
+		// A program made only of new files is a new program nothing runs yet.
+		if p.Name == "main" && (pl.edited[p.ImportPath] || anyIn(p.Deps, pl.changed)) {
+			affectedMains = append(affectedMains, p)
+		}
+	}
+	for _, p := range g.Packages {
+		if p.TestFiles == 0 {
+			continue
+		}
+		if len(affectedMains) > 0 && p.RunsPrograms {
+			pl.coverMains(affectedMains)
+			if !pl.selected[p.ImportPath] {
+				pl.selected[p.ImportPath] = true
+				notes = append(notes, goTarget(p.Rel)+": its tests run the project's programs")
+			}
+		}
+		for _, f := range readFiles(readers[p.ImportPath], pl.allChanged) {
+			pl.covered[f] = true
+			if !pl.selected[p.ImportPath] {
+				pl.selected[p.ImportPath] = true
+				notes = append(notes, goTarget(p.Rel)+": its tests read "+f)
+			}
+		}
+	}
+	sort.Strings(notes)
+	return notes
+}
+
+// coverMains marks the changed files linked into the given programs as
+// reached by tests that run programs.
+func (pl *goPlan) coverMains(mains []*goPkg) {
+	for _, m := range mains {
+		for _, ip := range append([]string{m.ImportPath}, m.Deps...) {
+			for _, f := range pl.files[ip] {
+				pl.covered[f] = true
+			}
+		}
+	}
+}
+
+// testdataOwner returns the package whose testdata folder holds f.
+func testdataOwner(byDir map[string]*goPkg, f string) *goPkg {
+	for d := path.Dir(f); d != "." && d != "/"; d = path.Dir(d) {
+		if path.Base(d) == "testdata" {
+			return byDir[path.Dir(d)]
+		}
+	}
+	return nil
+}
+
+// readByTests reports whether some test package reads f by relative path.
+func readByTests(readers map[string][]string, f string) bool {
+	for _, dirs := range readers {
+		if len(readFiles(dirs, []string{f})) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// readFiles returns the changed files that lie in one of dirs.
+func readFiles(dirs, changed []string) []string {
+	var out []string
+	for _, f := range changed {
+		for _, d := range dirs {
+			if d == "." || f == d || strings.HasPrefix(f, d+"/") {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func anyIn(list []string, set map[string]bool) bool {
+	for _, s := range list {
+		if set[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// inNestedModule reports whether f lies in a folder below root that has
+// its own go.mod: it belongs to that module's checks.
+func inNestedModule(root, f string) bool {
+	for d := path.Dir(f); d != "." && d != "/"; d = path.Dir(d) {
+		if fileExists(filepath.Join(root, filepath.FromSlash(d), "go.mod")) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package selecttest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// goModule builds a module with every kind of dependency selection must
+// see: plain, external _test package, test-only import, tests that run the
+// module's programs, tests that read another package's folder, and enough
+// independent test packages to pass the small-project rule.
+func goModule(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":            "package a\n\nfunc A() int { return 1 }\n",
+		"a/a_test.go":       "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { _ = A() }\n",
+		"b/b.go":            "package b\n\nimport \"example.com/m/a\"\n\nfunc B() int { return a.A() }\n",
+		"b/b_test.go":       "package b_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/b\"\n)\n\nfunc TestB(t *testing.T) { _ = b.B() }\n",
+		"c/c.go":            "package c\n\nfunc C() int { return 3 }\n",
+		"c/c_test.go":       "package c\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestC(t *testing.T) { _ = a.A() + C() }\n",
+		"x/x.go":            "package x\n\nfunc X() {}\n",
+		"x/x_test.go":       "package x_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/c\"\n)\n\nfunc TestX(t *testing.T) { _ = c.C() }\n",
+		"cmd/tool/main.go":  "package main\n\nimport \"example.com/m/a\"\n\nfunc main() { println(a.A()) }\n",
+		"e2e/e2e.go":        "package e2e\n",
+		"e2e/e2e_test.go":   "package e2e\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestBuild(t *testing.T) { _ = exec.Command(\"go\", \"build\", \"../cmd/tool\") }\n",
+		"d/d.go":            "package d\n\nfunc D() {}\n",
+		"d/d_test.go":       "package d\n\nimport \"testing\"\n\nfunc TestD(t *testing.T) {}\n",
+		"d/testdata/in.txt": "hello\n",
+		"reader/r.go":       "package reader\n",
+		"reader/r_test.go":  "package reader\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestR(t *testing.T) { _, _ = os.ReadFile(\"../d/testdata/in.txt\") }\n",
+		"README.md":         "# m\n",
+		"notest/n.go":       "package notest\n",
+		"nested/go.mod":     "module example.com/nested\n\ngo 1.22\n",
+		"nested/n.go":       "package nested\n",
+	}
+	for i := 0; i < 16; i++ {
+		files[fmt.Sprintf("p%02d/p.go", i)] = fmt.Sprintf("package p%02d\n", i)
+		files[fmt.Sprintf("p%02d/p_test.go", i)] = fmt.Sprintf("package p%02d\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n", i)
+	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+func TestGoSelection(t *testing.T) {
+	setHome(t)
+	dir := goModule(t)
+	cases := []struct {
+		name    string
+		changed []string
+		added   []string
+		command string // empty: full suite
+		reason  string
+	}{
+		{"plain, external and test-only importers; program runners widened",
+			[]string{"a/a.go"}, nil, "go test ./a ./b ./c ./e2e", ""},
+		{"external test package importing a test-only dependency",
+			[]string{"c/c.go"}, nil, "go test ./c ./x", ""},
+		{"changed test file selects its own package",
+			[]string{"b/b_test.go"}, nil, "go test ./b", ""},
+		{"program change reaches tests that run programs",
+			[]string{"cmd/tool/main.go"}, nil, "go test ./e2e", ""},
+		{"testdata read by another package through a relative path",
+			[]string{"d/testdata/in.txt"}, nil, "go test ./d ./reader", ""},
+		{"deleted file still maps to its package",
+			[]string{"c/gone.go"}, nil, "go test ./c ./x", ""},
+		{"new file in an existing package",
+			[]string{"d/extra.go"}, []string{"d/extra.go"}, "go test ./d", ""},
+		{"nested module files belong to that module",
+			[]string{"d/d.go", "nested/n.go"}, nil, "go test ./d", ""},
+		{"not Go code", []string{"a/a.go", "README.md"}, nil, "", "README.md is not Go code"},
+		{"package without tests", []string{"notest/n.go"}, nil, "", "notest/n.go has no related tests"},
+		{"new program nothing runs", []string{"repro/main.go"}, []string{"repro/main.go"}, "",
+			"no related tests for the change"},
+		{"go.mod", []string{"go.mod", "a/a.go"}, nil, "", "go.mod changed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range tc.added {
+				writeTree(t, dir, map[string]string{f: "package " + filepath.Base(filepath.Dir(f)) + "\n"})
+				defer os.Remove(filepath.Join(dir, f))
+			}
+			if strings.HasPrefix(tc.name, "new program") {
+				writeTree(t, dir, map[string]string{"repro/main.go": "package main\n\nfunc main() {}\n"})
+			}
+			sel := mustSelect(t, Input{Check: goCheck(dir), Changed: tc.changed, Added: tc.added})
+			if tc.command == "" {
+				wantFull(t, sel, tc.reason)
+				return
+			}
+			wantNarrow(t, sel, tc.command)
+		})
+	}
+}
+
+func TestGoWidenedReason(t *testing.T) {
+	setHome(t)
+	dir := goModule(t)
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
+	want := "related to your changes (including ./e2e: its tests run the project's programs)"
+	if sel.Reason != want {
+		t.Fatalf("reason = %q, want %q", sel.Reason, want)
+	}
+	sel = mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"d/testdata/in.txt"}})
+	if !equal(sel.Widened, []string{"./reader: its tests read d/testdata/in.txt"}) {
+		t.Fatalf("widened = %q", sel.Widened)
+	}
+}
+
+func TestGoSmallProjectRunsFull(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.mod":      "module example.com/s\n\ngo 1.22\n",
+		"a/a.go":      "package a\n",
+		"a/a_test.go": "package a\n",
+		"b/b.go":      "package b\n",
+	})
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
+	wantFull(t, sel, "the project has 20 or fewer test files")
+	if sel.Command != "go test ./..." {
+		t.Fatalf("command = %q", sel.Command)
+	}
+}
+
+func TestGoEveryPackageIsFull(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/e\n\ngo 1.22\n", "base/base.go": "package base\n"}
+	for i := 0; i < 21; i++ {
+		files[fmt.Sprintf("p%02d/p_test.go", i)] = fmt.Sprintf("package p%02d\n\nimport _ \"example.com/e/base\"\n", i)
+	}
+	writeTree(t, dir, files)
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"base/base.go"}})
+	wantFull(t, sel, "the change reaches every test package")
+}
+
+func TestGoBrokenModuleIsAnError(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"go.mod": "module example.com/x\n\ngo 1.22\nrequire (\n", "a.go": "package x\n"})
+	sel, err := Select(t.Context(), nil, Input{Check: goCheck(dir), Changed: []string{"a.go"}})
+	if err == nil || !strings.Contains(err.Error(), "go.mod") {
+		t.Fatalf("err = %v, want one naming go.mod", err)
+	}
+	if !sel.Full || sel.Command != "go test ./..." {
+		t.Fatalf("selection on error = %+v, want the full command", sel)
+	}
+}
+
+func TestGoGraphCache(t *testing.T) {
+	setHome(t)
+	ResetGoCache()
+	dir := goModule(t)
+	in := Input{Check: goCheck(dir), Changed: []string{"d/d.go"}}
+	mustSelect(t, in)
+	if s := LastGoGraphStats().Source; s != "go list" {
+		t.Fatalf("first build from %q", s)
+	}
+	// A body edit keeps the graph.
+	writeTree(t, dir, map[string]string{"d/d.go": "package d\n\nfunc D() { println() }\n"})
+	mustSelect(t, in)
+	if s := LastGoGraphStats().Source; s != "memory" {
+		t.Fatalf("after a body edit: %q, want memory", s)
+	}
+	ResetGoCache()
+	mustSelect(t, in)
+	if s := LastGoGraphStats().Source; s != "disk" {
+		t.Fatalf("after reset: %q, want disk", s)
+	}
+	// A new import changes the graph: d now imports a, so a's change reaches d.
+	writeTree(t, dir, map[string]string{"d/d.go": "package d\n\nimport \"example.com/m/a\"\n\nfunc D() int { return a.A() }\n"})
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
+	if s := LastGoGraphStats().Source; s != "go list" {
+		t.Fatalf("after an import edit: %q, want go list", s)
+	}
+	wantNarrow(t, sel, "go test ./a ./b ./c ./d ./e2e")
+}
