@@ -1,10 +1,16 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -136,4 +142,98 @@ func ParseToolInput(tool, raw string) (json.RawMessage, string) {
 		return json.RawMessage(`{}`), fmt.Sprintf("invalid JSON arguments for tool %q: expected an object, got null", tool)
 	}
 	return json.RawMessage(raw), ""
+}
+
+// RetryAfter reads a server's requested wait from retry-after-ms or
+// retry-after (seconds or an HTTP date); 0 when absent or unreadable.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if v := h.Get("retry-after-ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := h.Get("retry-after")
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s > 0 {
+			return time.Duration(s * float64(time.Second))
+		}
+		return 0
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// HTTPError classifies an HTTP error response. hint is shown for 401 and
+// 403 (e.g. "check ANTHROPIC_API_KEY").
+func HTTPError(provider string, status int, kind, message string, h http.Header, hint string, err error) *APIError {
+	e := &APIError{
+		Provider:   provider,
+		Status:     status,
+		Kind:       kind,
+		Message:    message,
+		RetryAfter: RetryAfter(h, time.Now()),
+		Retryable:  RetryableStatus(status) || kind == "overloaded_error",
+		Err:        err,
+	}
+	if status == 401 || status == 403 {
+		e.Hint = hint
+	}
+	return e
+}
+
+// ErrStreamDropped marks a stream that ended before the provider said the
+// message was complete.
+var ErrStreamDropped = errors.New("stream ended before the message was complete")
+
+// TransportError classifies a failure that is not an HTTP error status:
+// cancellation passes through untouched; connection failures, timeouts
+// and truncated streams become a retryable APIError.
+func TransportError(provider string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return err
+	}
+	return &APIError{Provider: provider, Retryable: isTransient(err), Message: err.Error(), Err: err}
+}
+
+// isTransient reports whether err looks like a network hiccup.
+func isTransient(err error) bool {
+	if errors.Is(err, ErrStreamDropped) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return dns.IsTemporary || dns.IsTimeout
+	}
+	var op *net.OpError
+	if errors.As(err, &op) {
+		return true
+	}
+	msg := err.Error()
+	for _, s := range []string{"connection reset", "broken pipe", "unexpected EOF", "server closed", "stream error", "http2", "EOF"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
