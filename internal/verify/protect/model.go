@@ -1,0 +1,273 @@
+package protect
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// fileModel is what a language analyzer extracts from one file.
+type fileModel struct {
+	lang     string
+	tests    []*testCase
+	markers  []marker // file-level: build constraints, module skips, exits
+	comments []string // comment text and bare strings, for commented-out tests
+	helpers  map[string]string
+	parseErr bool
+	shallow  bool // too large: names only
+	lines    []string
+}
+
+// testCase is one collected test.
+type testCase struct {
+	name    string // qualified
+	simple  string // function name or title, searched in comments
+	line    int
+	end     int // last line
+	head    string   // normalized signature, decorators and options
+	stmts   []string // normalized body statements (table rows cut out)
+	isAsrt  []bool   // stmts[i] is an assertion statement
+	markers []marker // skip, focus, inversion and exit markers, inherited included
+	asserts []assertion
+	rows    []row
+	isTable bool // a table entity rather than a test
+}
+
+// marker is a skip, focus, inversion or early exit found on or in a test.
+type marker struct {
+	kind Kind
+	text string
+	line int
+}
+
+// Assertion strengths, weakest first.
+const (
+	strengthTrivial = 0 // assert True
+	strengthTruthy  = 2 // existence or truthiness
+	strengthExact   = 3 // equality, exception type, exact match
+)
+
+type assertion struct {
+	fn       string
+	strength int
+	subject  string
+	expected string
+	text     string
+	line     int
+	guards   int // enclosing if/try beyond the test body
+}
+
+type row struct {
+	text string
+	line int
+}
+
+func sameBody(a, b *testCase) bool {
+	return a.head == b.head && strings.Join(a.stmts, "\n") == strings.Join(b.stmts, "\n") && sameRows(a.rows, b.rows) && sameMarkers(a.markers, b.markers)
+}
+
+func sameRows(a, b []row) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].text != b[i].text {
+			return false
+		}
+	}
+	return true
+}
+
+func sameMarkers(a, b []marker) bool { return len(addedMarkers(a, b)) == 0 && len(addedMarkers(b, a)) == 0 }
+
+// addedMarkers returns markers of cur that base lacks (as a multiset).
+func addedMarkers(base, cur []marker) []marker {
+	count := map[string]int{}
+	for _, m := range base {
+		count[string(m.kind)+m.text]++
+	}
+	var out []marker
+	for _, m := range cur {
+		k := string(m.kind) + m.text
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// langOf maps a path to the analyzer that handles it, "" for none.
+func langOf(p string) string {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".go":
+		return "go"
+	case ".py":
+		return "python"
+	case ".js", ".jsx", ".mjs", ".cjs":
+		return "javascript"
+	case ".ts", ".mts", ".cts":
+		return "typescript"
+	case ".tsx":
+		return "tsx"
+	case ".rs":
+		return "rust"
+	case ".java":
+		return "java"
+	}
+	return ""
+}
+
+// analyze builds the model of one file; it never fails: a file that does
+// not parse gets parseErr set.
+func analyze(lang, p string, src []byte) *fileModel {
+	src = normalizeNewlines(src)
+	var m *fileModel
+	switch lang {
+	case "go":
+		m = analyzeGo(p, src)
+	case "python":
+		m = analyzePython(src)
+	case "javascript", "typescript", "tsx":
+		m = analyzeJS(lang, src)
+	case "rust":
+		m = analyzeRust(src)
+	case "java":
+		m = analyzeJava(src)
+	default:
+		return nil
+	}
+	m.lang = lang
+	m.lines = strings.Split(string(src), "\n")
+	return m
+}
+
+func normalizeNewlines(b []byte) []byte {
+	if !strings.Contains(string(b), "\r") {
+		return b
+	}
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	return []byte(strings.ReplaceAll(s, "\r", "\n"))
+}
+
+func (m *fileModel) line(n int) string {
+	if n <= 0 || n > len(m.lines) {
+		return ""
+	}
+	s := strings.TrimSpace(m.lines[n-1])
+	if len(s) > 160 {
+		s = s[:157] + "..."
+	}
+	return s
+}
+
+func (m *fileModel) test(name string) *testCase {
+	for _, t := range m.tests {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// compareModels reports violations of one test file between base and cur.
+func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
+	if am == nil {
+		if len(bm.tests) == 0 && !bm.parseErr {
+			return nil
+		}
+		return []Violation{{File: p, Line: 1, Kind: TestFileDeleted, Before: bm.line(firstTestLine(bm)),
+			Message: fmt.Sprintf("test file deleted (%d tests), or renamed so the runner no longer collects it; %s", len(bm.tests), Instruction)}}
+	}
+	if am.parseErr {
+		return []Violation{{File: p, Line: firstErrLine(am), Kind: Unparsable, Message: "could not parse, treated as changed; " + Instruction}}
+	}
+	var out []Violation
+	out = append(out, fileMarkers(p, bm, am)...)
+	for _, bt := range bm.tests {
+		at := am.test(bt.name)
+		if at == nil {
+			out = append(out, removed(p, bm, am, bt))
+			continue
+		}
+		if am.shallow || bm.shallow || sameBody(bt, at) {
+			continue
+		}
+		out = append(out, compareTest(p, bm, am, bt, at)...)
+	}
+	if am.shallow {
+		out = append(out, Violation{File: p, Line: 1, Kind: BodyChanged, Message: "file too large for body analysis; only test names were compared"})
+	}
+	return out
+}
+
+func firstTestLine(m *fileModel) int {
+	if len(m.tests) > 0 {
+		return m.tests[0].line
+	}
+	return 1
+}
+
+func firstErrLine(m *fileModel) int {
+	if len(m.markers) > 0 {
+		for _, mk := range m.markers {
+			if mk.kind == Unparsable {
+				return mk.line
+			}
+		}
+	}
+	return 1
+}
+
+func fileMarkers(p string, bm, am *fileModel) []Violation {
+	var out []Violation
+	for _, mk := range addedMarkers(bm.markers, am.markers) {
+		if mk.kind == Unparsable {
+			continue
+		}
+		out = append(out, Violation{File: p, Line: mk.line, Kind: mk.kind, After: am.line(mk.line),
+			Message: markerMessage(mk) + " (applies to every test in the file); " + Instruction})
+	}
+	return out
+}
+
+func removed(p string, bm, am *fileModel, bt *testCase) Violation {
+	v := Violation{File: p, Test: bt.name, Line: bt.line, Kind: TestRemoved, Before: bm.line(bt.line)}
+	if bt.isTable {
+		v.Kind = TableRowsChanged
+		v.Message = "test table removed; " + Instruction
+		return v
+	}
+	for _, c := range am.comments {
+		if bt.simple != "" && strings.Contains(c, bt.simple) {
+			v.Kind = TestCommentedOut
+			v.Message = "test commented out; " + Instruction
+			return v
+		}
+	}
+	v.Message = "test removed, or renamed so the runner no longer collects it; " + Instruction
+	for name, body := range am.helpers {
+		if body != "" && body == strings.Join(bt.stmts, "\n") {
+			v.Message = fmt.Sprintf("test renamed to %s, which the runner does not collect; %s", name, Instruction)
+		}
+	}
+	return v
+}
+
+func markerMessage(mk marker) string {
+	switch mk.kind {
+	case SkipAdded:
+		if strings.Contains(mk.text, "only") || strings.HasPrefix(mk.text, "f") {
+			return fmt.Sprintf("focus added (%s): the other tests no longer run", mk.text)
+		}
+		return fmt.Sprintf("skip added (%s)", mk.text)
+	case EarlyExit:
+		return fmt.Sprintf("early exit added (%s): the rest of the test never runs", mk.text)
+	case ExpectationInverted:
+		return fmt.Sprintf("expectation inverted or dodged (%s)", mk.text)
+	case HarnessWeakened:
+		return fmt.Sprintf("harness weakened (%s)", mk.text)
+	}
+	return mk.text
+}

@@ -1,0 +1,406 @@
+package protect
+
+import (
+	"strings"
+)
+
+// pyAnalyzer extracts pytest and unittest tests with tree-sitter-python.
+type pyAnalyzer struct {
+	src []byte
+	tk  *tokenizer
+	m   *fileModel
+}
+
+func analyzePython(src []byte) *fileModel {
+	m := &fileModel{helpers: map[string]string{}}
+	root, bad := parseTS("python", src)
+	if root == nil || bad {
+		m.parseErr = true
+		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})
+		return m
+	}
+	a := &pyAnalyzer{src: src, m: m, tk: &tokenizer{src: src, unifyQuotes: true}}
+	m.shallow = len(src) > MaxDeepSize
+	root.walk(func(n *node) bool {
+		if n.kind == "comment" {
+			m.comments = append(m.comments, n.text(src))
+		}
+		return true
+	})
+	var inherited []marker
+	for _, st := range root.children {
+		switch st.kind {
+		case "expression_statement":
+			if s := st.firstOf("string"); s != nil {
+				m.comments = append(m.comments, s.text(src))
+			}
+			if as := st.firstOf("assignment"); as != nil {
+				if l := as.child("left"); l != nil && l.text(src) == "pytestmark" {
+					inherited = append(inherited, a.markersIn(as, "pytestmark")...)
+				}
+			}
+			m.markers = append(m.markers, a.moduleCalls(st)...)
+		}
+	}
+	m.markers = append(m.markers, inherited...)
+	a.block(root, "", nil, false)
+	return m
+}
+
+// errLine finds the line of the first syntax error.
+func errLine(root *node) int {
+	line := 1
+	if root == nil {
+		return line
+	}
+	found := false
+	root.walk(func(n *node) bool {
+		if !found && n.kind == "ERROR" {
+			line, found = n.line, true
+		}
+		return !found
+	})
+	return line
+}
+
+// block walks definitions of a module or class body.
+func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestClass bool) {
+	for _, st := range b.children {
+		def, decos := st, []*node(nil)
+		if st.kind == "decorated_definition" {
+			def = st.child("definition")
+			for _, c := range st.children {
+				if c.kind == "decorator" {
+					decos = append(decos, c)
+				}
+			}
+		}
+		if def == nil {
+			continue
+		}
+		name := ""
+		if n := def.child("name"); n != nil {
+			name = n.text(a.src)
+		}
+		switch def.kind {
+		case "class_definition":
+			if !hasPrefix(name, "Test") && !a.isTestCase(def) {
+				continue
+			}
+			own := a.decoMarkers(decos)
+			body := def.child("body")
+			if body == nil {
+				continue
+			}
+			a.block(body, prefix+name+"::", append(append([]marker{}, inherited...), own...), true)
+		case "function_definition":
+			if !hasPrefix(name, "test") || (prefix != "" && !inTestClass) {
+				if prefix == "" {
+					if body := def.child("body"); body != nil {
+						a.m.helpers[name] = strings.Join(a.stmts(body), "\n")
+					}
+				}
+				continue
+			}
+			a.test(st, def, decos, prefix+name, name, inherited)
+		}
+	}
+}
+
+func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
+
+func (a *pyAnalyzer) isTestCase(def *node) bool {
+	sup := def.child("superclasses")
+	return sup != nil && strings.Contains(sup.text(a.src), "TestCase")
+}
+
+func (a *pyAnalyzer) test(outer, def *node, decos []*node, name, simple string, inherited []marker) {
+	tc := &testCase{name: name, simple: "def " + simple + "(", line: outer.line, end: lastLine(outer, a.src)}
+	a.tk.holes = map[*node]string{}
+	for _, d := range decos {
+		tc.rows = append(tc.rows, a.paramRows(d)...)
+	}
+	var head []string
+	for _, d := range decos {
+		head = append(head, a.tk.norm(d))
+	}
+	if p := def.child("parameters"); p != nil {
+		head = append(head, a.tk.norm(p))
+	}
+	tc.head = strings.Join(head, " ")
+	tc.markers = append(append([]marker{}, inherited...), a.decoMarkers(decos)...)
+	body := def.child("body")
+	if body != nil {
+		tc.stmts = a.stmts(body)
+		for _, s := range a.bodyStmts(body) {
+			tc.isAsrt = append(tc.isAsrt, s.kind == "assert_statement" || (s.kind == "expression_statement" && a.isAssertCall(s.firstOf("call"))))
+		}
+		a.scan(tc, body)
+	}
+	a.m.tests = append(a.m.tests, tc)
+}
+
+// lastLine returns the line of the last byte of n.
+func lastLine(n *node, src []byte) int {
+	end := n.end
+	if end > len(src) {
+		end = len(src)
+	}
+	return n.line + strings.Count(string(src[n.start:end]), "\n")
+}
+
+// bodyStmts returns the statements of a block without a leading docstring.
+func (a *pyAnalyzer) bodyStmts(body *node) []*node {
+	var out []*node
+	for i, s := range body.namedChildren() {
+		if i == 0 && s.kind == "expression_statement" && len(s.namedChildren()) == 1 && s.namedChildren()[0].kind == "string" {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (a *pyAnalyzer) stmts(body *node) []string {
+	var out []string
+	for _, s := range a.bodyStmts(body) {
+		out = append(out, a.tk.norm(s))
+	}
+	return out
+}
+
+// paramRows returns the rows of @pytest.mark.parametrize and cuts them out
+// of the head.
+func (a *pyAnalyzer) paramRows(d *node) []row {
+	txt := d.text(a.src)
+	if !strings.Contains(txt, "parametrize") {
+		return nil
+	}
+	var call *node
+	d.walk(func(n *node) bool {
+		if call == nil && n.kind == "call" {
+			call = n
+		}
+		return call == nil
+	})
+	if call == nil {
+		return nil
+	}
+	args := call.child("arguments")
+	if args == nil {
+		return nil
+	}
+	pos := args.namedChildren()
+	if len(pos) < 2 || (pos[1].kind != "list" && pos[1].kind != "tuple") {
+		return nil
+	}
+	var rows []row
+	for _, e := range pos[1].namedChildren() {
+		rows = append(rows, row{text: a.tk.norm(e), line: e.line})
+	}
+	a.tk.holes[pos[1]] = "[…]"
+	return rows
+}
+
+var pySkipWords = []string{"skip", "xfail", "expectedFailure"}
+
+// decoMarkers turns skip and xfail decorators into markers.
+func (a *pyAnalyzer) decoMarkers(decos []*node) []marker {
+	var out []marker
+	for _, d := range decos {
+		out = append(out, a.markersIn(d, "")...)
+	}
+	return out
+}
+
+// markersIn returns skip markers named anywhere inside n (decorators,
+// pytestmark values).
+func (a *pyAnalyzer) markersIn(n *node, ctx string) []marker {
+	var out []marker
+	n.walk(func(c *node) bool {
+		if c.kind != "attribute" && c.kind != "identifier" {
+			return true
+		}
+		t := c.text(a.src)
+		last := t[strings.LastIndexByte(t, '.')+1:]
+		for _, w := range pySkipWords {
+			if strings.HasPrefix(last, w) {
+				out = append(out, marker{kind: SkipAdded, text: strings.TrimSpace(ctx + " " + t), line: c.line})
+				return false
+			}
+		}
+		return c.kind != "attribute"
+	})
+	return out
+}
+
+// moduleCalls finds module-level skips and exits.
+func (a *pyAnalyzer) moduleCalls(st *node) []marker {
+	var out []marker
+	st.walk(func(c *node) bool {
+		if c.kind == "call" {
+			fn := a.calleeName(c)
+			switch {
+			case fn == "pytest.skip" || fn == "pytest.importorskip" && false:
+				out = append(out, marker{kind: SkipAdded, text: "module-level " + fn, line: c.line})
+			case isPyExit(fn):
+				out = append(out, marker{kind: EarlyExit, text: "module-level " + fn, line: c.line})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func isPyExit(fn string) bool {
+	switch fn {
+	case "sys.exit", "os._exit", "exit", "quit", "os.abort":
+		return true
+	}
+	return false
+}
+
+func (a *pyAnalyzer) calleeName(c *node) string {
+	f := c.child("function")
+	if f == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(f.text(a.src)), "")
+}
+
+func (a *pyAnalyzer) isAssertCall(c *node) bool {
+	if c == nil {
+		return false
+	}
+	fn := a.calleeName(c)
+	last := fn[strings.LastIndexByte(fn, '.')+1:]
+	return strings.HasPrefix(last, "assert") || strings.HasPrefix(last, "assert_") || fn == "pytest.fail" || strings.HasPrefix(last, "fail")
+}
+
+// scan collects assertions, skips, exits and inversions in a test body.
+func (a *pyAnalyzer) scan(tc *testCase, body *node) {
+	if st := a.bodyStmts(body); len(st) > 0 && st[0].kind == "return_statement" {
+		tc.markers = append(tc.markers, marker{kind: EarlyExit, text: "return", line: st[0].line})
+	}
+	var visit func(n *node, g int)
+	visit = func(n *node, g int) {
+		switch n.kind {
+		case "function_definition", "class_definition", "lambda":
+			return
+		case "if_statement", "try_statement", "conditional_expression":
+			g++
+		case "assert_statement":
+			tc.asserts = append(tc.asserts, a.assertStmt(n, g))
+		case "raise_statement":
+			if strings.Contains(n.text(a.src), "SkipTest") {
+				tc.markers = append(tc.markers, marker{kind: SkipAdded, text: "raise SkipTest", line: n.line})
+			}
+		case "with_statement":
+			wc := n.firstOf("with_clause")
+			if wc != nil {
+				t := wc.text(a.src)
+				for _, w := range []string{"pytest.raises", "assertRaises", "suppress(", "pytest.warns"} {
+					if strings.Contains(t, w) {
+						tc.markers = append(tc.markers, marker{kind: ExpectationInverted, text: "with " + strings.Join(strings.Fields(a.tk.norm(wc)), " "), line: n.line})
+					}
+				}
+			}
+		case "call":
+			fn := a.calleeName(n)
+			last := fn[strings.LastIndexByte(fn, '.')+1:]
+			switch {
+			case fn == "pytest.skip" || fn == "pytest.xfail" || last == "skipTest" || fn == "pytest.importorskip":
+				tc.markers = append(tc.markers, marker{kind: SkipAdded, text: fn + "()", line: n.line})
+			case isPyExit(fn):
+				tc.markers = append(tc.markers, marker{kind: EarlyExit, text: fn + "()", line: n.line})
+			case a.isAssertCall(n):
+				tc.asserts = append(tc.asserts, a.assertCall(n, fn, last, g))
+			}
+		}
+		for _, c := range n.children {
+			visit(c, g)
+		}
+	}
+	for _, s := range a.bodyStmts(body) {
+		visit(s, 0)
+	}
+}
+
+func (a *pyAnalyzer) assertStmt(n *node, g int) assertion {
+	named := n.namedChildren()
+	as := assertion{fn: "assert", line: n.line, guards: g, strength: strengthTruthy}
+	if len(named) == 0 {
+		return as
+	}
+	e := named[0]
+	as.text = "assert " + a.tk.norm(e)
+	as.subject = a.tk.norm(e)
+	switch e.kind {
+	case "comparison_operator":
+		ops := e.namedChildren()
+		opText := ""
+		for _, c := range e.children {
+			if !c.named {
+				opText += c.text(a.src) + " "
+			}
+		}
+		if len(ops) == 2 {
+			l, r := ops[0], ops[1]
+			if isPyLiteral(l) && !isPyLiteral(r) {
+				l, r = r, l
+			}
+			as.subject, as.expected = a.tk.norm(l), a.tk.norm(r)
+		}
+		as.fn = "assert " + strings.TrimSpace(opText)
+		as.strength = strengthExact
+		if strings.Contains(opText, "is not") && (as.expected == "None") {
+			as.strength = strengthTruthy
+		}
+		if strings.Contains(opText, "!=") {
+			as.strength = strengthTruthy
+		}
+	case "true", "integer", "string":
+		as.strength = strengthTrivial
+	}
+	return as
+}
+
+func isPyLiteral(n *node) bool {
+	switch n.kind {
+	case "integer", "float", "string", "true", "false", "none", "list", "tuple", "dictionary", "set", "concatenated_string":
+		return true
+	case "unary_operator":
+		return len(n.namedChildren()) == 1 && isPyLiteral(n.namedChildren()[0])
+	}
+	return false
+}
+
+func (a *pyAnalyzer) assertCall(n *node, fn, last string, g int) assertion {
+	as := assertion{fn: fn, text: a.tk.norm(n), line: n.line, guards: g, strength: strengthExact}
+	var args []*node
+	if al := n.child("arguments"); al != nil {
+		for _, c := range al.namedChildren() {
+			if c.kind != "keyword_argument" {
+				args = append(args, c)
+			}
+		}
+	}
+	switch {
+	case strings.Contains(last, "True") || strings.Contains(last, "False") || strings.Contains(last, "IsNot") ||
+		strings.Contains(last, "IsNone") || strings.Contains(last, "IsInstance") || strings.Contains(last, "NotEqual") || strings.HasPrefix(last, "fail"):
+		as.strength = strengthTruthy
+		if len(args) > 0 && (args[0].kind == "true" || args[0].kind == "false") {
+			as.strength = strengthTrivial
+		}
+	}
+	if len(args) >= 2 {
+		l, r := args[0], args[1]
+		if isPyLiteral(l) && !isPyLiteral(r) {
+			l, r = r, l
+		}
+		as.subject, as.expected = a.tk.norm(l), a.tk.norm(r)
+	} else if len(args) == 1 {
+		as.subject = a.tk.norm(args[0])
+	}
+	return as
+}

@@ -1,0 +1,94 @@
+package protect
+
+import (
+	"strings"
+	"testing"
+)
+
+const pyBase = `import pytest
+
+from calc import add, parse
+
+
+def make(n):
+    return [n] * 2
+
+
+def test_add():
+    """Adding small numbers."""
+    assert add(2, 3) == 5
+    assert add(-1, 1) == 0
+
+
+@pytest.mark.parametrize("text,want", [
+    ("1", 1),
+    ("42", 42),
+])
+def test_parse(text, want):
+    assert parse(text) == want
+
+
+class TestParse:
+    def test_empty(self):
+        with pytest.raises(ValueError):
+            parse("")
+
+    def test_list(self):
+        result = make(3)
+        assert result == [3, 3]
+        assert len(result) == 2
+`
+
+func TestPythonEdits(t *testing.T) {
+	f := "tests/test_calc.py"
+	cases := []edit{
+		{"same", f, pyBase, pyBase, ""},
+		{"new test", f, pyBase, pyBase + "\n\ndef test_mul():\n    assert 2 * 3 == 6\n", ""},
+		{"new method", f, pyBase, pyBase + "\n    def test_more(self):\n        assert make(1) == [1, 1]\n", ""},
+		{"quotes and comments", f, pyBase, sub(pyBase, `    assert add(2, 3) == 5`, "    # small\n    assert add(2,3)==5  # ok", `parse("")`, `parse('')`), ""},
+		{"docstring edit", f, pyBase, sub(pyBase, `"""Adding small numbers."""`, `"""Add two small numbers."""`), ""},
+		{"trailing comma and reindent", f, pyBase, sub(pyBase, "    (\"42\", 42),\n])", "    (\"42\", 42)\n])"), ""},
+		{"crlf", f, pyBase, strings.ReplaceAll(pyBase, "\n", "\r\n"), ""},
+		{"helper renamed", f, pyBase, sub(pyBase, "def make(n):", "def build(n):"), ""},
+		{"new file", "tests/test_new.py", "-", pyBase, ""},
+		{"non-test file", "calc.py", "def add(a, b):\n    return a + b\n", "def add(a, b):\n    return b + a\n", ""},
+		{"file deleted", f, pyBase, "-", TestFileDeleted},
+		{"test removed", f, pyBase, sub(pyBase, "    def test_empty(self):\n        with pytest.raises(ValueError):\n            parse(\"\")\n", ""), TestRemoved},
+		{"renamed out", f, pyBase, sub(pyBase, "def test_add():", "def check_add():"), TestRemoved},
+		{"commented out", f, pyBase, sub(pyBase, "def test_add():\n    \"\"\"Adding small numbers.\"\"\"\n    assert add(2, 3) == 5\n    assert add(-1, 1) == 0\n", "# def test_add():\n#     assert add(2, 3) == 5\n"), TestCommentedOut},
+		{"assertion removed", f, pyBase, sub(pyBase, "    assert add(-1, 1) == 0\n", ""), AssertionRemoved},
+		{"loosened", f, pyBase, sub(pyBase, "assert add(2, 3) == 5", "assert add(2, 3)"), AssertionLoosened},
+		{"trivial", f, pyBase, sub(pyBase, "assert len(result) == 2", "assert True"), AssertionLoosened},
+		{"expected changed", f, pyBase, sub(pyBase, "assert result == [3, 3]", "assert result == [3, 3, 3]"), ExpectedChanged},
+		{"row removed", f, pyBase, sub(pyBase, "    (\"42\", 42),\n", ""), TableRowsChanged},
+		{"row changed", f, pyBase, sub(pyBase, "(\"42\", 42)", "(\"42\", 41)"), TableRowsChanged},
+		{"skip mark", f, pyBase, sub(pyBase, "def test_add():", "@pytest.mark.skip(reason=\"later\")\ndef test_add():"), SkipAdded},
+		{"xfail mark", f, pyBase, sub(pyBase, "def test_add():", "@pytest.mark.xfail\ndef test_add():"), SkipAdded},
+		{"class skip", f, pyBase, sub(pyBase, "class TestParse:", "@pytest.mark.skipif(True, reason=\"x\")\nclass TestParse:"), SkipAdded},
+		{"pytestmark", f, pyBase, sub(pyBase, "from calc import add, parse\n", "from calc import add, parse\n\npytestmark = pytest.mark.skip\n"), SkipAdded},
+		{"pytest.skip call", f, pyBase, sub(pyBase, "        result = make(3)\n", "        pytest.skip(\"slow\")\n        result = make(3)\n"), SkipAdded},
+		{"raise SkipTest", f, pyBase, sub(pyBase, "        result = make(3)\n", "        raise unittest.SkipTest(\"x\")\n        result = make(3)\n"), SkipAdded},
+		{"early return", f, pyBase, sub(pyBase, "    assert add(2, 3) == 5\n", "    return\n    assert add(2, 3) == 5\n"), EarlyExit},
+		{"sys exit", f, pyBase, sub(pyBase, "        result = make(3)\n", "        sys.exit(0)\n        result = make(3)\n"), EarlyExit},
+		{"wrapped in try", f, pyBase, sub(pyBase, "    assert add(-1, 1) == 0\n", "    try:\n        assert add(-1, 1) == 0\n    except AssertionError:\n        pass\n"), ExpectationInverted},
+		{"raises added", f, pyBase, sub(pyBase, "    assert parse(text) == want\n", "    with pytest.raises(Exception):\n        assert parse(text) == want\n"), ExpectationInverted},
+		{"body changed", f, pyBase, sub(pyBase, "result = make(3)", "result = make(3) or []"), BodyChanged},
+		{"strengthened", f, pyBase, sub(pyBase, "    assert add(-1, 1) == 0\n", "    assert add(-1, 1) == 0\n    assert add(0, 0) == 0\n"), TestStrengthened},
+		{"unparsable", f, pyBase, sub(pyBase, "def test_add():", "def test_add(:"), Unparsable},
+		{"moved to other collected file", f, pyBase, "-", ""},
+	}
+	runEdits(t, cases[:len(cases)-1])
+	t.Run("moved", func(t *testing.T) {
+		base := mapSource{f: pyBase}
+		cur := mapSource{"tests/test_calc2.py": pyBase}
+		vs, err := Compare(base, cur, []string{f, "tests/test_calc2.py"}, Options{})
+		if err != nil || len(vs) != 0 {
+			t.Fatalf("rename within collection reported: %v %v", vs, err)
+		}
+		cur = mapSource{"tests/calc_check.py": pyBase}
+		vs, _ = Compare(base, cur, []string{f, "tests/calc_check.py"}, Options{})
+		if len(vs) != 1 || vs[0].Kind != TestFileDeleted {
+			t.Fatalf("rename out of collection: %v", vs)
+		}
+	})
+}

@@ -1,0 +1,262 @@
+package protect
+
+import (
+	"strings"
+	"sync"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tspy "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+)
+
+// node is a Go copy of a tree-sitter node. Copying the tree once costs a
+// few cgo calls per node and makes every later walk plain Go.
+type node struct {
+	kind     string
+	field    string
+	named    bool
+	start    int
+	end      int
+	line     int // 1-based
+	parent   *node
+	children []*node
+}
+
+type grammar struct {
+	once  sync.Once
+	lang  *ts.Language
+	load  func() *ts.Language
+	kinds []string
+	named []bool
+}
+
+var grammars = map[string]*grammar{
+	"python":     {load: func() *ts.Language { return ts.NewLanguage(tspy.Language()) }},
+	"javascript": {load: func() *ts.Language { return ts.NewLanguage(tsjs.Language()) }},
+	"typescript": {load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTypescript()) }},
+	"tsx":        {load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTSX()) }},
+	"rust":       {load: func() *ts.Language { return ts.NewLanguage(tsrust.Language()) }},
+	"java":       {load: func() *ts.Language { return ts.NewLanguage(tsjava.Language()) }},
+}
+
+func (g *grammar) language() *ts.Language {
+	g.once.Do(func() {
+		g.lang = g.load()
+		n := int(g.lang.NodeKindCount())
+		g.kinds = make([]string, n+1)
+		g.named = make([]bool, n+1)
+		for i := 0; i < n; i++ {
+			g.kinds[i] = g.lang.NodeKindForId(uint16(i))
+			g.named[i] = g.lang.NodeKindIsNamed(uint16(i))
+		}
+	})
+	return g.lang
+}
+
+func (g *grammar) isNamed(id uint16) bool { return int(id) < len(g.named) && g.named[id] }
+
+func (g *grammar) kind(id uint16) string {
+	if int(id) < len(g.kinds) {
+		return g.kinds[id]
+	}
+	return ""
+}
+
+// parseTS parses src with the named grammar and returns the copied root
+// and whether the tree contains syntax errors.
+func parseTS(lang string, src []byte) (*node, bool) {
+	g := grammars[lang]
+	p := ts.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(g.language()); err != nil {
+		return nil, true
+	}
+	tree := p.Parse(src, nil)
+	if tree == nil {
+		return nil, true
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	c := tree.Walk()
+	defer c.Close()
+	out := copyTree(g, c)
+	return out, root.HasError()
+}
+
+func copyTree(g *grammar, c *ts.TreeCursor) *node {
+	n := c.Node()
+	s, e := n.ByteRange()
+	id := n.KindId()
+	root := &node{kind: g.kind(id), named: g.isNamed(id), start: int(s), end: int(e), line: int(n.StartPosition().Row) + 1}
+	if n.IsError() || n.IsMissing() {
+		root.kind = "ERROR"
+	}
+	cur := root
+	for {
+		if c.GotoFirstChild() {
+			cur = appendChild(g, c, cur)
+			continue
+		}
+		for {
+			if c.GotoNextSibling() {
+				cur = appendChild(g, c, cur.parent)
+				break
+			}
+			if !c.GotoParent() {
+				return root
+			}
+			cur = cur.parent
+			if cur == nil {
+				return root
+			}
+		}
+	}
+}
+
+func appendChild(g *grammar, c *ts.TreeCursor, parent *node) *node {
+	n := c.Node()
+	s, e := n.ByteRange()
+	id := n.KindId()
+	k := g.kind(id)
+	if n.IsMissing() {
+		k = "ERROR"
+	}
+	ch := &node{kind: k, field: c.FieldName(), named: g.isNamed(id), start: int(s), end: int(e), line: int(n.StartPosition().Row) + 1, parent: parent}
+	parent.children = append(parent.children, ch)
+	return ch
+}
+
+func (n *node) text(src []byte) string { return string(src[n.start:n.end]) }
+
+// child returns the first child with the given field name.
+func (n *node) child(field string) *node {
+	for _, c := range n.children {
+		if c.field == field {
+			return c
+		}
+	}
+	return nil
+}
+
+// firstOf returns the first child of one of the kinds.
+func (n *node) firstOf(kinds ...string) *node {
+	for _, c := range n.children {
+		for _, k := range kinds {
+			if c.kind == k {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func (n *node) namedChildren() []*node {
+	var out []*node
+	for _, c := range n.children {
+		if c.named && !isComment(c.kind) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// walk visits n and its descendants depth first; f returns false to skip
+// a node's children.
+func (n *node) walk(f func(*node) bool) {
+	if !f(n) {
+		return
+	}
+	for _, c := range n.children {
+		c.walk(f)
+	}
+}
+
+func isComment(kind string) bool {
+	return kind == "comment" || kind == "line_comment" || kind == "block_comment"
+}
+
+// tokenizer turns subtrees into normalized token strings: comments and
+// whitespace dropped, quote style unified, trailing commas removed.
+type tokenizer struct {
+	src         []byte
+	unifyQuotes bool
+	dropSemi    bool
+	holes       map[*node]string
+}
+
+func (t *tokenizer) tokens(n *node, out []string) []string {
+	if isComment(n.kind) {
+		return out
+	}
+	if h, ok := t.holes[n]; ok {
+		return append(out, h)
+	}
+	if t.unifyQuotes && (n.kind == "string" || n.kind == "string_literal") {
+		return append(out, unquote(n.text(t.src)))
+	}
+	if len(n.children) == 0 || n.kind == "string_literal" || n.kind == "raw_string_literal" || n.kind == "char_literal" {
+		tok := strings.TrimSpace(n.text(t.src))
+		if tok == "" || (t.dropSemi && tok == ";") {
+			return out
+		}
+		return append(out, tok)
+	}
+	for _, c := range n.children {
+		out = t.tokens(c, out)
+	}
+	return out
+}
+
+// norm returns the normalized text of n.
+func (t *tokenizer) norm(n *node) string {
+	return joinTokens(t.tokens(n, nil))
+}
+
+func joinTokens(toks []string) string {
+	var b strings.Builder
+	for i, tok := range toks {
+		if tok == "," && i+1 < len(toks) && closes(toks[i+1]) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(tok)
+	}
+	return b.String()
+}
+
+func closes(tok string) bool { return tok == ")" || tok == "]" || tok == "}" || tok == ">" }
+
+// unquote rewrites a single- or double-quoted string literal to one form so
+// that 'a' and "a" normalize alike; other strings pass through.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	prefix := ""
+	for len(s) > 0 && strings.ContainsRune("rbuRBUfF", rune(s[0])) {
+		prefix += s[:1]
+		s = s[1:]
+	}
+	if len(s) >= 6 && (strings.HasPrefix(s, `"""`) || strings.HasPrefix(s, `'''`)) {
+		return prefix + `"""` + s[3:len(s)-3] + `"""`
+	}
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		body := s[1 : len(s)-1]
+		body = strings.ReplaceAll(body, `\'`, `'`)
+		body = strings.ReplaceAll(body, `\"`, `"`)
+		return prefix + `"` + body + `"`
+	}
+	return prefix + s
+}
+
+// stringValue returns the content of a string literal node without quotes.
+func stringValue(n *node, src []byte) string {
+	s := unquote(n.text(src))
+	s = strings.TrimLeft(s, "rbuRBUfF")
+	s = strings.TrimPrefix(strings.TrimSuffix(s, `"""`), `"""`)
+	s = strings.Trim(s, "\"`")
+	return s
+}
