@@ -23,7 +23,7 @@ type testCase struct {
 	name    string // qualified
 	simple  string // function name or title, searched in comments
 	line    int
-	end     int // last line
+	end     int      // last line
 	head    string   // normalized signature, decorators and options
 	stmts   []string // normalized body statements (table rows cut out)
 	isAsrt  []bool   // stmts[i] is an assertion statement
@@ -78,7 +78,9 @@ func sameRows(a, b []row) bool {
 	return true
 }
 
-func sameMarkers(a, b []marker) bool { return len(addedMarkers(a, b)) == 0 && len(addedMarkers(b, a)) == 0 }
+func sameMarkers(a, b []marker) bool {
+	return len(addedMarkers(a, b)) == 0 && len(addedMarkers(b, a)) == 0
+}
 
 // addedMarkers returns markers of cur that base lacks (as a multiset).
 func addedMarkers(base, cur []marker) []marker {

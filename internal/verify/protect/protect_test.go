@@ -21,11 +21,11 @@ func (m mapSource) ReadFile(p string) ([]byte, error) {
 // edit is one table case: file contents before and after, and the kind
 // expected ("" for an honest edit that must report nothing).
 type edit struct {
-	name   string
-	file   string
-	base   string
-	cur    string // "-" deletes the file
-	want   Kind
+	name string
+	file string
+	base string
+	cur  string // "-" deletes the file
+	want Kind
 }
 
 func runEdits(t *testing.T, cases []edit) {

@@ -1,11 +1,11 @@
 package protect
 
-func analyzeJS(lang string, src []byte) *fileModel { return &fileModel{} }
-func analyzeRust(src []byte) *fileModel        { return &fileModel{} }
-func analyzeJava(src []byte) *fileModel        { return &fileModel{} }
-func harnessKind(p string) string              { return "" }
-func checkHarness(h, p string, b, a []byte) []Violation { return nil }
-func envChecks(p, lang string, b, a []byte) []Violation { return nil }
-func pytestConfigs(src Source) []map[string]string { return nil }
-func flattenJSON(m map[string]any) map[string][]string { return nil }
+func analyzeJS(lang string, src []byte) *fileModel             { return &fileModel{} }
+func analyzeRust(src []byte) *fileModel                        { return &fileModel{} }
+func analyzeJava(src []byte) *fileModel                        { return &fileModel{} }
+func harnessKind(p string) string                              { return "" }
+func checkHarness(h, p string, b, a []byte) []Violation        { return nil }
+func envChecks(p, lang string, b, a []byte) []Violation        { return nil }
+func pytestConfigs(src Source) []map[string]string             { return nil }
+func flattenJSON(m map[string]any) map[string][]string         { return nil }
 func jsConfigValues(name string, b []byte) map[string][]string { return nil }
