@@ -1,0 +1,140 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// What a project file may set. A project is someone else's code until the
+// user trusts it: keys that make chanto run commands, or widen what
+// commands may do, wait for trust; keys that point chanto's credentials or
+// sandbox elsewhere are the user's alone.
+
+// projectNever lists keys no project file may set, trusted or not.
+// "*" stands for a provider name.
+var projectNever = []string{
+	"providers.*.base_url", "providers.*.api_key_env",
+	"secrets.pass_env",
+	"sandbox.network", "sandbox.writable", "sandbox.allow_domains",
+}
+
+// projectNeedsTrust lists keys (or whole tables, ending in ".") honoured
+// only in trusted folders.
+var projectNeedsTrust = []string{"guardrails.", "hooks.", "permissions.allow"}
+
+// widening orders modes from narrowest to widest.
+var widening = map[string][]string{
+	"sandbox.mode":     {"read-only", "workspace-write", "off"},
+	"permissions.mode": {"plan", "default", "accept-edits", "bypass"},
+}
+
+// ProjectRules describes the rules for docs and `chanto config`.
+func ProjectRules() (never, needTrust []string) {
+	return append(slices.Clip(projectNever), "sandbox.mode (when widening)"),
+		append(slices.Clip(projectNeedsTrust), "permissions.mode (when widening)", "permissions.lockdown = false")
+}
+
+// filterProject removes from tree the keys the project may not set and
+// records a warning for each.
+func (l *Loaded) filterProject(merged, tree map[string]any, lines map[string]int, dir string) {
+	type leaf struct {
+		path []string
+		line int
+	}
+	var leaves []leaf
+	walkLeaves(tree, nil, func(p []string, _ any) {
+		leaves = append(leaves, leaf{p, lineOf(lines, p)})
+	})
+	slices.SortStableFunc(leaves, func(a, b leaf) int { return a.line - b.line })
+	const name = ".chanto/config.toml"
+	for _, lf := range leaves {
+		key := strings.Join(lf.path, ".")
+		v := lookup(tree, lf.path)
+		switch {
+		case neverFromProject(lf.path, v, merged):
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s sets %s; ignored: only your own config (%s) or a flag may set it", name, key, UserFile()))
+		case !l.Trusted && needsTrust(lf.path, v, merged):
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s sets %s; ignored because %s is not trusted (run: chanto trust %s)", name, key, dir, dir))
+		default:
+			continue
+		}
+		remove(tree, lf.path)
+	}
+}
+
+func neverFromProject(path []string, v any, merged map[string]any) bool {
+	key := strings.Join(path, ".")
+	if len(path) == 3 && path[0] == "providers" {
+		key = "providers.*." + path[2]
+	}
+	if slices.Contains(projectNever, key) {
+		return true
+	}
+	return key == "sandbox.mode" && widens(key, v, merged)
+}
+
+func needsTrust(path []string, v any, merged map[string]any) bool {
+	key := strings.Join(path, ".")
+	for _, k := range projectNeedsTrust {
+		if key == k || (strings.HasSuffix(k, ".") && strings.HasPrefix(key, k)) {
+			return true
+		}
+	}
+	switch key {
+	case "permissions.mode":
+		return widens(key, v, merged)
+	case "permissions.lockdown":
+		return v == false
+	}
+	return false
+}
+
+// widens reports whether v is a wider mode than the one in effect.
+func widens(key string, v any, merged map[string]any) bool {
+	order := widening[key]
+	path := strings.Split(key, ".")
+	current, _ := lookup(merged, path).(string)
+	if current == "" {
+		d := Default()
+		current = map[string]string{"sandbox.mode": d.Sandbox.Mode, "permissions.mode": d.Permissions.Mode}[key]
+	}
+	s, _ := v.(string)
+	return slices.Index(order, s) > slices.Index(order, current)
+}
+
+// walkLeaves calls fn for every non-table value, depth first.
+func walkLeaves(tree map[string]any, path []string, fn func([]string, any)) {
+	for k, v := range tree {
+		p := append(slices.Clip(path), k)
+		if sub, ok := v.(map[string]any); ok {
+			walkLeaves(sub, p, fn)
+			continue
+		}
+		fn(p, v)
+	}
+}
+
+func lookup(tree map[string]any, path []string) any {
+	var cur any = tree
+	for _, k := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil
+		}
+		cur = m[k]
+	}
+	return cur
+}
+
+func remove(tree map[string]any, path []string) {
+	m := tree
+	for _, k := range path[:len(path)-1] {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return
+		}
+		m = next
+	}
+	delete(m, path[len(path)-1])
+}
