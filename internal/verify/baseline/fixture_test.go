@@ -249,6 +249,7 @@ func baseTree(want map[string]entry, files []File) map[string]entry {
 type helper struct {
 	cmd   *exec.Cmd
 	steps chan string
+	last  string // the last step seen
 }
 
 // startHelper runs the plan in a child process. exec is used directly: the
@@ -278,7 +279,7 @@ func startHelper(t testing.TB, p plan) *helper {
 	return h
 }
 
-// waitStep waits for the helper to report step s and returns the steps seen.
+// waitStep waits for the helper to report step s.
 func (h *helper) waitStep(t testing.TB, s string) {
 	t.Helper()
 	timeout := time.After(10 * time.Second)
@@ -288,6 +289,7 @@ func (h *helper) waitStep(t testing.TB, s string) {
 			if !ok {
 				t.Fatalf("helper ended before step %q", s)
 			}
+			h.last = got
 			if got == s {
 				return
 			}
@@ -301,11 +303,10 @@ func (h *helper) waitStep(t testing.TB, s string) {
 func (h *helper) kill() string {
 	_ = h.cmd.Process.Signal(syscall.SIGKILL)
 	_ = h.cmd.Wait()
-	last := ""
 	for s := range h.steps {
-		last = s
+		h.last = s
 	}
-	return last
+	return h.last
 }
 
 // settle waits until no save under hist is pending: none has a manifest and
