@@ -1,14 +1,185 @@
 package cli
 
 import (
-	"errors"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/baseline"
 )
 
+// verifyOptions are the flags of chanto verify.
+type verifyOptions struct {
+	base           string
+	full           bool
+	checks         []string
+	json           bool
+	timeout        time.Duration
+	allowTestEdits []string
+}
+
 func newVerifyCmd(std *stdio) *cobra.Command {
-	return &cobra.Command{
-		Use:  "verify",
-		RunE: func(cmd *cobra.Command, args []string) error { return errors.New("not implemented yet") },
+	var opts verifyOptions
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Run the done-gate on the uncommitted change, without a model",
+		Long: `Check the working tree's change against HEAD (or --base) the way chanto's
+gate does: test protection, the project's checks narrowed to the related
+tests, and a one-line evidence. Exit 0 verified or nothing to verify,
+3 not verified, 1 error, 2 bad usage. See docs/verify.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runVerify(cmd.Context(), opts, cmd.Flags().Changed("timeout"), std)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.base, "base", "", "compare against `REV` instead of HEAD")
+	f.BoolVar(&opts.full, "full", false, "run the full suite, not only the related tests")
+	f.StringArrayVar(&opts.checks, "check", nil, "run `CMD` (by bash, in the repository root) instead of the detected checks; repeatable")
+	f.BoolVar(&opts.json, "json", false, "print the report as JSON on stdout")
+	f.DurationVar(&opts.timeout, "timeout", verify.DefaultTimeout, "time limit for each check")
+	f.StringArrayVar(&opts.allowTestEdits, "allow-test-edits", nil, "let the change edit the tests at `PATH` (a path or glob); repeatable")
+	return cmd
+}
+
+// runVerify is chanto verify: recover any interrupted putback, run the
+// gate, print the evidence (or the JSON report) and map the verdict to the
+// exit code.
+func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *stdio) error {
+	if opts.timeout <= 0 {
+		return usageError("--timeout %s: must be positive", opts.timeout)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	restored, err := baseline.Recover(config.HistoryDir())
+	for _, r := range restored {
+		fmt.Fprintf(std.err, "chanto: %s\n", r.Message())
+	}
+	if err != nil {
+		fmt.Fprintf(std.err, "chanto: %v\n", err)
+	}
+	cfg, warnings, err := loadConfig(wd)
+	if err != nil {
+		return withCode(ExitUsage, err)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(std.err, "chanto: %s\n", w)
+	}
+	vo := verify.Options{
+		Root:           wd,
+		Base:           opts.base,
+		Checks:         opts.checks,
+		Full:           opts.full,
+		FullReason:     "--full",
+		Timeout:        opts.timeout,
+		Runner:         &run.Runner{PassEnv: cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(cfg)},
+		ProtectTests:   cfg.Guardrails.ProtectTests,
+		AllowTestEdits: append(append([]string{}, cfg.Guardrails.AllowTestEdits...), opts.allowTestEdits...),
+		Watcher:        watcherArgv(),
+	}
+	if len(vo.Checks) == 0 {
+		vo.Checks = cfg.Guardrails.Checks
+	}
+	if !opts.full && cfg.Guardrails.Scope == "full" {
+		vo.Full, vo.FullReason = true, `scope = "full"`
+	}
+	if !timeoutSet && cfg.Guardrails.TimeoutSecs > 0 {
+		vo.Timeout = time.Duration(cfg.Guardrails.TimeoutSecs) * time.Second
+	}
+	var prog *progressLine
+	if isTerminal(std.err) {
+		prog = &progressLine{w: std.err}
+		vo.Progress = prog.show
+	}
+	rep, err := verify.Run(ctx, vo)
+	if prog != nil {
+		prog.clear()
+	}
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		enc := json.NewEncoder(std.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(std.out, rep)
+	}
+	if rep.Verdict == verify.NotVerified {
+		return withCode(ExitNotVerified, nil)
+	}
+	return nil
+}
+
+// printReport prints violations, the failing check's output, then the
+// evidence line last.
+func printReport(w io.Writer, rep *verify.Report) {
+	for _, v := range rep.Violations {
+		fmt.Fprintln(w, v.String())
+	}
+	if len(rep.Violations) > 0 {
+		fmt.Fprintln(w)
+	}
+	if n := len(rep.Checks); n > 0 && !rep.Checks[n-1].Passed {
+		if out := strings.TrimSpace(rep.Checks[n-1].Output); out != "" {
+			fmt.Fprintln(w, out)
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintln(w, rep.Evidence)
+}
+
+// watcherArgv is how the putback watcher is started: this executable
+// under its own name (a test binary run as "chanto" must stay "chanto").
+func watcherArgv() []string {
+	self, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if name := filepath.Base(os.Args[0]); name != filepath.Base(self) {
+		if p, err := exec.LookPath(os.Args[0]); err == nil {
+			if abs, err := filepath.Abs(p); err == nil {
+				return []string{abs, baseline.WatchCommand}
+			}
+		}
+	}
+	return []string{self, baseline.WatchCommand}
+}
+
+// progressLine rewrites one line of stderr in place.
+type progressLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	shown bool
+}
+
+func (p *progressLine) show(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "\r\033[K%s", msg)
+	p.shown = true
+}
+
+func (p *progressLine) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

@@ -1,0 +1,204 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// ChangeSet is what changed in the working tree against a base.
+type ChangeSet struct {
+	// Root is the repository's top-level folder (or the folder checked
+	// when it is not a git repository).
+	Root string `json:"root"`
+	// Git is false for a folder outside any git repository.
+	Git bool `json:"git"`
+	// Base is the revision compared against ("" with no commits yet).
+	Base string `json:"base,omitempty"`
+	// Changed lists every changed path (added, modified, deleted, both
+	// sides of a rename), slash-separated, relative to Root, sorted.
+	Changed []string `json:"changed"`
+	// Added lists the paths of Changed that are new (untracked or added).
+	Added []string `json:"added,omitempty"`
+	// Deleted lists the paths of Changed that are gone.
+	Deleted []string `json:"deleted,omitempty"`
+	// Unknown is set when the change could not be determined (not a git
+	// repository): everything counts as changed.
+	Unknown bool `json:"unknown,omitempty"`
+}
+
+// gitArgs runs git without anything from the project that could execute
+// code: no external diff drivers, no textconv, no fsmonitor hook.
+func gitArgs(args ...string) []string {
+	return append([]string{"git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "--no-pager"}, args...)
+}
+
+// git runs a git command in dir and returns its stdout.
+func git(ctx context.Context, r *run.Runner, dir string, args ...string) ([]byte, error) {
+	var out bytes.Buffer
+	res, err := r.Run(ctx, run.Spec{Args: gitArgs(args...), Dir: dir, Purpose: run.Internal, Stdout: &out, Env: []string{"GIT_OPTIONAL_LOCKS=0"}})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		msg := strings.TrimSpace(string(res.Output))
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && strings.HasPrefix(msg[i+1:], "fatal:") {
+			msg = msg[i+1:]
+		}
+		return nil, &gitError{args: args, msg: strings.TrimPrefix(msg, "fatal: ")}
+	}
+	return out.Bytes(), nil
+}
+
+type gitError struct {
+	args []string
+	msg  string
+}
+
+func (e *gitError) Error() string { return "git " + e.args[0] + ": " + e.msg }
+
+// Changes computes the change set of the working tree in dir against base
+// (a revision; "" means HEAD): modified, added, deleted and renamed files
+// plus untracked files that are not ignored. Outside a git repository the
+// change is unknown and Root is dir.
+func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	top, err := git(ctx, r, abs, "rev-parse", "--show-toplevel")
+	if err != nil {
+		var ge *gitError
+		var nf *run.NotFoundError
+		if errors.As(err, &ge) || errors.As(err, &nf) {
+			if base != "" {
+				return ChangeSet{}, fmt.Errorf("--base %s: %s is not in a git repository", base, abs)
+			}
+			return ChangeSet{Root: abs, Unknown: true}, nil
+		}
+		return ChangeSet{}, err
+	}
+	cs := ChangeSet{Root: strings.TrimSpace(string(top)), Git: true}
+	rev := base
+	if rev == "" {
+		rev = "HEAD"
+	}
+	if _, err := git(ctx, r, cs.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+		if base != "" {
+			return ChangeSet{}, fmt.Errorf("--base %s: not a commit in this repository", base)
+		}
+		// No commits yet: everything in the index and worktree is new.
+		return changesNoCommits(ctx, r, cs)
+	}
+	cs.Base = rev
+	diff, err := git(ctx, r, cs.Root, "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "-M", rev, "--")
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	if err := cs.addNameStatus(diff); err != nil {
+		return ChangeSet{}, err
+	}
+	untracked, err := git(ctx, r, cs.Root, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	for _, p := range splitZ(untracked) {
+		cs.add(p, 'A')
+	}
+	cs.finish()
+	return cs, nil
+}
+
+func changesNoCommits(ctx context.Context, r *run.Runner, cs ChangeSet) (ChangeSet, error) {
+	files, err := git(ctx, r, cs.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	for _, p := range splitZ(files) {
+		if _, err := os.Lstat(filepath.Join(cs.Root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		cs.add(p, 'A')
+	}
+	cs.finish()
+	return cs, nil
+}
+
+// addNameStatus parses "git diff --name-status -z": a status field, then
+// one path (two for renames and copies), each NUL-terminated.
+func (cs *ChangeSet) addNameStatus(out []byte) error {
+	fields := splitZ(out)
+	for i := 0; i < len(fields); {
+		st := fields[i]
+		i++
+		if st == "" {
+			continue
+		}
+		n := 1
+		if st[0] == 'R' || st[0] == 'C' {
+			n = 2
+		}
+		if i+n > len(fields) {
+			return fmt.Errorf("git diff: truncated output after status %q", st)
+		}
+		switch st[0] {
+		case 'R':
+			cs.add(fields[i], 'D')
+			cs.add(fields[i+1], 'M')
+		case 'C':
+			cs.add(fields[i+1], 'A')
+		default:
+			cs.add(fields[i], st[0])
+		}
+		i += n
+	}
+	return nil
+}
+
+func (cs *ChangeSet) add(p string, status byte) {
+	cs.Changed = append(cs.Changed, p)
+	switch status {
+	case 'A':
+		cs.Added = append(cs.Added, p)
+	case 'D':
+		cs.Deleted = append(cs.Deleted, p)
+	}
+}
+
+func (cs *ChangeSet) finish() {
+	for _, s := range []*[]string{&cs.Changed, &cs.Added, &cs.Deleted} {
+		sort.Strings(*s)
+		*s = compactStrings(*s)
+	}
+	if cs.Changed == nil {
+		cs.Changed = []string{}
+	}
+}
+
+func compactStrings(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func splitZ(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(b, []byte{0}) {
+		if len(f) > 0 {
+			out = append(out, string(f))
+		}
+	}
+	return out
+}

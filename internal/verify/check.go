@@ -1,0 +1,262 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// checkOutputCap bounds the output kept per check run.
+const checkOutputCap = 256 << 10
+
+// excerptTail is how much of the end of the output the excerpt keeps.
+const excerptTail = 8 << 10
+
+// runCheck selects the scope of check c, runs it, falls back to the full
+// suite when a narrowed run could not run, and emits verify.check.
+func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (CheckRun, error) {
+	sel := e.selection(ctx, c)
+	cr, err := e.execute(ctx, c, sel)
+	if err != nil {
+		return cr, err
+	}
+	if !sel.Full && !cr.TimedOut && cr.NotFound == "" {
+		if why := couldNotRun(c.Runner, cr); why != "" {
+			full := selecttest.Selection{Full: true, Args: c.Args, Reason: "the related run could not run (" + why + ")"}
+			retry, err := e.execute(ctx, c, full)
+			if err != nil {
+				return cr, err
+			}
+			retry.FullRetry = why
+			cr = retry
+		}
+	}
+	e.emit(event.Event{Type: event.VerifyCheck, Check: &event.Check{
+		Index: index, Command: cr.Command, Dir: cr.Dir, Passed: cr.Passed, Scope: cr.Scope,
+		DurationMS: cr.DurationMS, ExitCode: cr.ExitCode, TimedOut: cr.TimedOut, Refused: cr.Refused,
+	}})
+	return cr, nil
+}
+
+// selection asks selecttest for the scope of a check; configured checks
+// and an unknown change set run in full.
+func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selection {
+	in := selecttest.Input{Check: c, ForceFull: e.opts.Full, ForceFullReason: e.opts.FullReason}
+	if e.cs.Unknown {
+		in.ForceFull, in.ForceFullReason = true, "not a git repository, so everything counts as changed"
+	}
+	for _, p := range e.cs.Changed {
+		if rel, ok := e.underDir(c.Dir, p); ok {
+			in.Changed = append(in.Changed, rel)
+		}
+	}
+	for _, p := range e.cs.Added {
+		if rel, ok := e.underDir(c.Dir, p); ok {
+			in.Added = append(in.Added, rel)
+		}
+	}
+	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 {
+		// The project was picked although nothing under it changed (a
+		// file with no manifest above it): its tests cannot be narrowed.
+		in.ForceFull, in.ForceFullReason = true, "the changed files are outside any project"
+	}
+	if e.opts.FullRunSecs != nil {
+		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Command)]
+	}
+	if c.Runner == detect.Custom {
+		return selecttest.Selection{Full: true, Reason: "configured checks always run in full"}
+	}
+	sel, err := selecttest.Select(ctx, e.r, in)
+	if err != nil && sel.Reason == "" {
+		sel = selecttest.Selection{Full: true, Args: c.Args, Reason: "the related tests could not be worked out: " + err.Error()}
+	}
+	if len(sel.Args) == 0 {
+		sel.Args = c.Args
+	}
+	return sel
+}
+
+// underDir returns p (relative to the root) relative to dir, if inside it.
+func (e *engine) underDir(dir, p string) (string, bool) {
+	rel, err := filepath.Rel(dir, filepath.Join(e.cs.Root, filepath.FromSlash(p)))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// shownCommand renders the selected argv as the user would type it,
+// keeping the check's own spelling of the program (python3, not
+// /usr/bin/python3, when PATH finds the same one).
+func shownCommand(c detect.Check, args []string) string {
+	if len(args) == 0 {
+		return c.Command
+	}
+	if len(c.Args) > 0 && args[0] == c.Args[0] {
+		tail := selecttest.QuoteArgs(c.Args[1:])
+		if prog, ok := strings.CutSuffix(c.Command, " "+tail); ok || len(c.Args) == 1 {
+			if len(c.Args) == 1 {
+				prog = c.Command
+			}
+			if len(args) == 1 {
+				return prog
+			}
+			return prog + " " + selecttest.QuoteArgs(args[1:])
+		}
+	}
+	return selecttest.QuoteArgs(args)
+}
+
+// execute runs one selection of check c and reads its results.
+func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection) (CheckRun, error) {
+	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, check: c, args: sel.Args}
+	if sel.Full {
+		cr.Scope = "full"
+	}
+	reportDir, err := os.MkdirTemp("", "chanto-verify-")
+	if err != nil {
+		return cr, err
+	}
+	defer os.RemoveAll(reportDir)
+	col := newCollector(c.Runner, reportDir, c.Dir)
+	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.stdout(), Env: runnerEnv(c.Runner)}
+	if c.Runner == detect.Custom {
+		spec.Shell, cr.Command = c.Command, c.Command
+	} else {
+		spec.Args, cr.Command = col.args(sel.Args), shownCommand(c, sel.Args)
+	}
+	stop := e.progress(e.shownDir(c.Dir) + cr.Command)
+	res, err := e.r.Run(ctx, spec)
+	stop()
+	var nf *run.NotFoundError
+	switch {
+	case errors.As(err, &nf):
+		cr.NotFound, cr.ExitCode = nf.Name, -1
+		return cr, nil
+	case err != nil:
+		return cr, err
+	}
+	o := col.finish(res)
+	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
+	cr.DurationMS = res.Duration.Milliseconds()
+	cr.Failures, cr.Tests = o.failures, o.tests
+	text := o.text
+	if text == "" {
+		text = string(res.Output)
+	}
+	cr.Output = excerpt(o.excerpt, text)
+	if res.ExitCode == 127 && !res.TimedOut {
+		cr.NotFound = missingProgram(text)
+	}
+	cr.NoTests = !res.TimedOut && cr.NotFound == "" && o.tests == 0 && len(o.failures) == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))
+	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == ""
+	return cr, nil
+}
+
+// runnerEnv keeps test runners out of watch mode and colour codes.
+func runnerEnv(r detect.Runner) []string {
+	switch r {
+	case detect.Jest, detect.Vitest, detect.NodeTest, detect.Mocha, detect.NPM:
+		return []string{"CI=true", "NO_COLOR=1", "FORCE_COLOR=0"}
+	case detect.Cargo:
+		return []string{"CARGO_TERM_COLOR=never"}
+	}
+	return nil
+}
+
+// noTestsExit reports exit codes that runners use for "no tests".
+func noTestsExit(r detect.Runner, code int) bool {
+	switch r {
+	case detect.Pytest, detect.Unittest:
+		return code == 5
+	case detect.Jest, detect.Vitest:
+		return code == 1
+	}
+	return false
+}
+
+var notFoundLine = regexp.MustCompile(`(?m)^(?:sh|bash|/bin/sh)(?:: line)?(?: \d+)?: ([^:\n]+): (?:command )?not found`)
+
+// missingProgram finds the program a shell could not find (exit 127).
+func missingProgram(out string) string {
+	if m := notFoundLine.FindStringSubmatch(out); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
+}
+
+var goCannotRun = regexp.MustCompile(`matched no packages|cannot find package|no required module provides|directory .* outside|is not in std|no Go files in`)
+
+// couldNotRun says why a narrowed run did not really run, or "".
+func couldNotRun(r detect.Runner, cr CheckRun) string {
+	if cr.NoTests {
+		return "it collected no tests"
+	}
+	switch {
+	case r == detect.Pytest && cr.ExitCode == 4:
+		return "pytest could not find a selected path"
+	case r == detect.Go && !cr.Passed && len(cr.Failures) == 0 && goCannotRun.MatchString(cr.Output):
+		return "go could not load a selected package"
+	case r == detect.Cargo && !cr.Passed && len(cr.Failures) == 0 &&
+		(strings.Contains(cr.Output, "no test target named") || strings.Contains(cr.Output, "did not match any packages")):
+		return "cargo could not find a selected target"
+	}
+	return ""
+}
+
+// excerpt keeps the failing tests' own output, then the tail of the rest.
+func excerpt(failing, text string) string {
+	text = strings.TrimRight(text, "\n")
+	if len(text) > excerptTail {
+		cut := len(text) - excerptTail
+		if i := strings.IndexByte(text[cut:], '\n'); i >= 0 {
+			cut += i + 1
+		}
+		text = "…\n" + text[cut:]
+	}
+	failing = strings.TrimRight(failing, "\n")
+	if failing == "" || strings.Contains(text, failing) {
+		return text
+	}
+	if len(failing) > 2*excerptTail {
+		failing = failing[:2*excerptTail] + "\n…"
+	}
+	return failing + "\n---\n" + text
+}
+
+// progress calls Options.Progress once a second until the returned stop.
+func (e *engine) progress(shown string) (stop func()) {
+	if e.opts.Progress == nil {
+		return func() {}
+	}
+	start := time.Now()
+	e.opts.Progress("running " + shown)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				e.opts.Progress(fmt.Sprintf("running %s (%ds)", shown, int(time.Since(start).Seconds())))
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}

@@ -1,0 +1,153 @@
+package verify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// maxNamed is how many failing tests the evidence names before "and N more".
+const maxNamed = 5
+
+// noTestsHint ends every "collected no tests" evidence.
+const noTestsHint = "set checks = [...] under [guardrails] to tell chanto what to run"
+
+// finish sets the verdict and the evidence and emits verify.result.
+func (e *engine) finish(rep *Report) *Report {
+	rep.Verdict, rep.Evidence = verdict(rep, e)
+	var newIDs, old []string
+	for _, f := range rep.NewFailures {
+		newIDs = append(newIDs, f.ID)
+	}
+	for _, f := range rep.AlreadyFailing {
+		old = append(old, f.ID)
+	}
+	e.emit(event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
+		Verdict: string(rep.Verdict), Evidence: rep.Evidence, NewFailures: nonNil(newIDs), AlreadyFailing: nonNil(old)}})
+	return rep
+}
+
+// verdict decides the outcome and writes its one-line evidence.
+func verdict(rep *Report, e *engine) (Verdict, string) {
+	const nv = "⚠ Not verified: "
+	switch n := len(rep.Violations); {
+	case n == 1:
+		return NotVerified, nv + "1 test-protection violation (fix the code, not the tests)."
+	case n > 1:
+		return NotVerified, nv + strconv.Itoa(n) + " test-protection violations (fix the code, not the tests)."
+	case rep.Problem != "":
+		return NotVerified, nv + rep.Problem
+	case len(rep.Checks) == 0:
+		return NothingToVerify, "Nothing to verify: no checks found (no go.mod, Cargo.toml, package.json test script, Python project or Makefile test target); " + noTestsHint + "."
+	}
+	last := rep.Checks[len(rep.Checks)-1]
+	cmd := e.shownDir(last.check.Dir) + last.Command
+	switch {
+	case last.NotFound != "":
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s).", nv, last.NotFound, cmd)
+	case last.TimedOut:
+		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatDuration(e.opts.Timeout))
+	case last.Refused:
+		return NotVerified, fmt.Sprintf("%s%s was refused.", nv, cmd)
+	case last.NoTests:
+		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s.", nv, cmd, noTestsHint)
+	case !last.Passed:
+		return NotVerified, nv + cmd + " failed" + failureSummary(rep, last) + "."
+	}
+	return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
+}
+
+// failureSummary is ": TestA, TestB" with the already-failing ones marked,
+// or " (exit 2)" for a check that names no tests.
+func failureSummary(rep *Report, last CheckRun) string {
+	const before = "already failing before this change"
+	if len(last.Failures) == 0 {
+		if len(rep.AlreadyFailing) > 0 {
+			return fmt.Sprintf(" (exit %d; %s)", last.ExitCode, before)
+		}
+		return fmt.Sprintf(" (exit %d)", last.ExitCode)
+	}
+	newNames, oldNames := names(rep.NewFailures), names(rep.AlreadyFailing)
+	switch {
+	case len(oldNames) == 0:
+		return ": " + nameList(newNames)
+	case len(newNames) == 0:
+		return ": " + nameList(oldNames) + " (" + before + ")"
+	}
+	return ": " + nameList(newNames) + "; " + nameList(oldNames) + " " + before
+}
+
+func names(fs []Failure) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func nameList(ns []string) string {
+	if len(ns) <= maxNamed {
+		return strings.Join(ns, ", ")
+	}
+	return strings.Join(ns[:maxNamed], ", ") + fmt.Sprintf(" and %d more", len(ns)-maxNamed)
+}
+
+// passedList is "go vet ./... (1s), go test ./pkg (2s)".
+func passedList(rep *Report, e *engine) string {
+	parts := make([]string, 0, len(rep.Checks))
+	for _, c := range rep.Checks {
+		parts = append(parts, e.shownDir(c.check.Dir)+c.Command+" ("+formatDuration(c.Duration)+")")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// scopeSuffix says how much of the suite ran and why.
+func scopeSuffix(rep *Report, e *engine) string {
+	related := false
+	var reasons []string
+	seen := map[string]bool{}
+	for _, c := range rep.Checks {
+		if c.Scope == "related" {
+			related = true
+			continue
+		}
+		if !c.check.Narrowable {
+			continue
+		}
+		if !seen[c.Reason] && c.Reason != "" {
+			seen[c.Reason] = true
+			reasons = append(reasons, c.Reason)
+		}
+	}
+	switch {
+	case related && len(reasons) == 0:
+		return ", " + selecttest.RelatedReason + "; full suite not run."
+	case related:
+		return ", " + selecttest.RelatedReason + " (full suite for the rest: " + strings.Join(reasons, "; ") + ")."
+	case len(reasons) > 0:
+		return " (full suite: " + strings.Join(reasons, "; ") + ")."
+	}
+	if rep.Checks[0].check.Runner == "custom" {
+		return " (configured checks)."
+	}
+	return "."
+}
+
+// formatDuration is "0.4s", "3s", "2m05s".
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < 2*time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second).Seconds())) + "s"
+	}
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// shellQuote quotes one word for bash.
+func shellQuote(s string) string { return selecttest.QuoteArgs([]string{s}) }

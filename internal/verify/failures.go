@@ -1,0 +1,477 @@
+package verify
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+// Failure names one failing test (or build) so runs can be compared.
+type Failure struct {
+	// ID is the stable identity: package and test, file and test, …
+	ID string `json:"id"`
+	// Name is the short name shown to people.
+	Name string `json:"name"`
+}
+
+// outcome is what parsing a check's output found.
+type outcome struct {
+	failures []Failure
+	// tests is how many tests ran; -1 when the runner does not say.
+	tests int
+	// text replaces the raw output for display (go test -json); "" keeps it.
+	text string
+	// excerpt is the failing tests' own output, shown before the tail.
+	excerpt string
+}
+
+// collector receives a check's stdout while it runs and, once it ends,
+// turns it (and any report file) into an outcome.
+type collector interface {
+	// args returns the argv with the machine-readable flags added.
+	args(user []string) []string
+	stdout() *lineWriter
+	finish(res run.Result) outcome
+}
+
+// newCollector picks the parser for a runner; reportDir holds report files.
+func newCollector(r detect.Runner, reportDir, dir string) collector {
+	switch r {
+	case detect.Go:
+		return &goJSON{tests: map[string]*goTest{}}
+	case detect.Pytest:
+		return &junit{file: filepath.Join(reportDir, "pytest.xml")}
+	case detect.Jest, detect.Vitest:
+		return &jestJSON{file: filepath.Join(reportDir, "report.json"), dir: dir, vitest: r == detect.Vitest}
+	case detect.Cargo:
+		return &lineParser{parse: parseCargo}
+	case detect.Unittest:
+		return &lineParser{parse: parseUnittest}
+	case detect.NodeTest:
+		return &lineParser{parse: parseTAP}
+	}
+	return &lineParser{}
+}
+
+// lineWriter calls fn with each complete line written to it; it keeps no
+// more than one partial line, so megabytes of output cost nothing.
+type lineWriter struct {
+	fn   func(line []byte)
+	part []byte
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(w.part) < 1<<20 {
+				w.part = append(w.part, p...)
+			}
+			break
+		}
+		line := p[:i]
+		if len(w.part) > 0 {
+			line = append(w.part, line...)
+			w.part = w.part[:0]
+		}
+		w.fn(line)
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (w *lineWriter) flush() {
+	if len(w.part) > 0 {
+		w.fn(w.part)
+		w.part = nil
+	}
+}
+
+// withExtraArgs appends flags to a command, after "--" for npm scripts.
+func withExtraArgs(user []string, extra ...string) []string {
+	out := append([]string(nil), user...)
+	if len(out) > 0 && filepath.Base(out[0]) == "npm" && !contains(out, "--") {
+		out = append(out, "--")
+	}
+	return append(out, extra...)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- go test -json ----
+
+type goTest struct {
+	pkg, name string
+	out       []byte
+	failed    bool
+}
+
+type goJSON struct {
+	w        *lineWriter
+	tests    map[string]*goTest
+	failed   []*goTest
+	pkgFail  []string
+	build    map[string]bool
+	ran      int
+	text     *run.Capped
+	failText bytes.Buffer
+}
+
+type goEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+func (g *goJSON) args(user []string) []string {
+	out := append([]string(nil), user...)
+	for i, a := range out {
+		if a == "test" {
+			return append(out[:i+1], append([]string{"-json"}, out[i+1:]...)...)
+		}
+	}
+	return out
+}
+
+func (g *goJSON) stdout() *lineWriter {
+	g.text = run.NewCapped(run.DefaultOutputCap)
+	g.build = map[string]bool{}
+	g.w = &lineWriter{fn: g.line}
+	return g.w
+}
+
+func (g *goJSON) line(b []byte) {
+	var ev goEvent
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &ev) != nil {
+		g.text.Write(append(b, '\n'))
+		return
+	}
+	// Like go test without -v: package lines always, a test's own output
+	// only when it fails.
+	if ev.Output != "" && ev.Test == "" && ev.Output != "PASS\n" {
+		g.text.Write([]byte(ev.Output))
+	}
+	key := ev.Package + "\x00" + ev.Test
+	switch {
+	case ev.Action == "build-fail":
+		g.build[ev.ImportPath] = true
+	case ev.Test == "" && ev.Action == "fail":
+		g.pkgFail = append(g.pkgFail, ev.Package)
+		if ev.FailedBuild != "" {
+			g.build[ev.Package] = true
+		}
+	case ev.Test == "":
+		if ev.Action == "output" && strings.Contains(ev.Output, "[build failed]") {
+			g.build[ev.Package] = true
+		}
+	case ev.Action == "run":
+		g.ran++
+		g.tests[key] = &goTest{pkg: ev.Package, name: ev.Test}
+	case ev.Action == "output":
+		if t := g.tests[key]; t != nil && len(t.out) < 8<<10 && !strings.HasPrefix(ev.Output, "=== ") {
+			t.out = append(t.out, ev.Output...)
+		}
+	case ev.Action == "fail":
+		if t := g.tests[key]; t != nil {
+			t.failed = true
+			g.failed = append(g.failed, t)
+			g.text.Write(t.out)
+			if g.failText.Len() < 16<<10 {
+				g.failText.Write(t.out)
+			}
+		}
+		delete(g.tests, key)
+	case ev.Action == "pass" || ev.Action == "skip":
+		delete(g.tests, key)
+	}
+}
+
+func (g *goJSON) finish(res run.Result) outcome {
+	g.w.flush()
+	o := outcome{tests: g.ran, text: string(g.text.Bytes()), excerpt: g.failText.String()}
+	// A failing subtest fails its parent too; name the leaf only.
+	parents := map[string]bool{}
+	for _, t := range g.failed {
+		for n := t.name; strings.Contains(n, "/"); {
+			n = n[:strings.LastIndexByte(n, '/')]
+			parents[t.pkg+"\x00"+n] = true
+		}
+	}
+	pkgsWithTests := map[string]bool{}
+	for _, t := range g.failed {
+		pkgsWithTests[t.pkg] = true
+		if parents[t.pkg+"\x00"+t.name] {
+			continue
+		}
+		o.failures = append(o.failures, Failure{ID: t.pkg + "." + t.name, Name: t.name})
+	}
+	for _, p := range g.pkgFail {
+		if pkgsWithTests[p] {
+			continue
+		}
+		name := p
+		if g.build[p] {
+			name += " [build failed]"
+		}
+		o.failures = append(o.failures, Failure{ID: name, Name: name})
+	}
+	return o
+}
+
+// ---- pytest --junitxml ----
+
+type junit struct {
+	file string
+	lp   lineParser
+}
+
+type junitCase struct {
+	Classname string    `xml:"classname,attr"`
+	Name      string    `xml:"name,attr"`
+	Failure   *struct{} `xml:"failure"`
+	Error     *struct{} `xml:"error"`
+}
+
+type junitSuite struct {
+	Cases  []junitCase  `xml:"testcase"`
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+func (j *junit) args(user []string) []string {
+	return append(append([]string(nil), user...), "--junitxml="+j.file)
+}
+
+func (j *junit) stdout() *lineWriter { return j.lp.stdout() }
+
+func (j *junit) finish(res run.Result) outcome {
+	o := j.lp.finish(res)
+	data, err := os.ReadFile(j.file)
+	if err != nil {
+		return o
+	}
+	var root junitSuite
+	if xml.Unmarshal(data, &root) != nil {
+		return o
+	}
+	o.tests = 0
+	var walk func(s junitSuite)
+	walk = func(s junitSuite) {
+		for _, c := range s.Cases {
+			o.tests++
+			if c.Failure == nil && c.Error == nil {
+				continue
+			}
+			f := Failure{ID: c.Classname + "::" + c.Name, Name: c.Name}
+			if c.Classname == "" {
+				f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
+			}
+			o.failures = append(o.failures, f)
+		}
+		for _, sub := range s.Suites {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return o
+}
+
+// ---- jest / vitest JSON ----
+
+type jestJSON struct {
+	file   string
+	dir    string
+	vitest bool
+	lp     lineParser
+}
+
+type jestReport struct {
+	NumTotalTests int `json:"numTotalTests"`
+	TestResults   []struct {
+		Name             string `json:"name"`
+		Status           string `json:"status"`
+		Message          string `json:"message"`
+		AssertionResults []struct {
+			FullName        string   `json:"fullName"`
+			Status          string   `json:"status"`
+			FailureMessages []string `json:"failureMessages"`
+		} `json:"assertionResults"`
+	} `json:"testResults"`
+}
+
+func (j *jestJSON) args(user []string) []string {
+	if j.vitest {
+		return withExtraArgs(user, "--reporter=default", "--reporter=json", "--outputFile.json="+j.file)
+	}
+	return withExtraArgs(user, "--json", "--outputFile="+j.file)
+}
+
+func (j *jestJSON) stdout() *lineWriter { return j.lp.stdout() }
+
+func (j *jestJSON) finish(res run.Result) outcome {
+	o := j.lp.finish(res)
+	if bytes.Contains(res.Output, []byte("No tests found")) || bytes.Contains(res.Output, []byte("No test files found")) {
+		o.tests = 0
+	}
+	data, err := os.ReadFile(j.file)
+	if err != nil {
+		return o
+	}
+	var rep jestReport
+	if json.Unmarshal(data, &rep) != nil {
+		return o
+	}
+	o.tests = rep.NumTotalTests
+	var ex strings.Builder
+	for _, tr := range rep.TestResults {
+		file := tr.Name
+		if rel, err := filepath.Rel(j.dir, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		anyFailed := false
+		for _, a := range tr.AssertionResults {
+			if a.Status != "failed" {
+				continue
+			}
+			anyFailed = true
+			o.failures = append(o.failures, Failure{ID: file + " › " + a.FullName, Name: a.FullName})
+			for _, m := range a.FailureMessages {
+				if ex.Len() < 16<<10 {
+					ex.WriteString(a.FullName + "\n" + m + "\n")
+				}
+			}
+		}
+		if !anyFailed && tr.Status == "failed" {
+			o.failures = append(o.failures, Failure{ID: file, Name: file + " (suite failed to run)"})
+			if ex.Len() < 16<<10 {
+				ex.WriteString(tr.Message + "\n")
+			}
+		}
+	}
+	o.excerpt = ex.String()
+	return o
+}
+
+// ---- plain text: cargo, unittest, node --test, opaque ----
+
+type lineParser struct {
+	parse func(line string, o *outcome)
+	o     outcome
+	w     *lineWriter
+}
+
+func (l *lineParser) args(user []string) []string { return user }
+
+func (l *lineParser) stdout() *lineWriter {
+	l.o.tests = -1
+	l.w = &lineWriter{fn: func(b []byte) {
+		if l.parse != nil {
+			l.parse(string(b), &l.o)
+		}
+	}}
+	return l.w
+}
+
+func (l *lineParser) finish(res run.Result) outcome {
+	l.w.flush()
+	// Runners print summaries on stderr too (unittest): parse the combined
+	// capped output when stdout alone named nothing.
+	if l.parse != nil && len(l.o.failures) == 0 && l.o.tests <= 0 {
+		o := outcome{tests: -1}
+		sc := bufio.NewScanner(bytes.NewReader(res.Output))
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			l.parse(sc.Text(), &o)
+		}
+		if len(o.failures) > 0 || o.tests >= 0 {
+			return o
+		}
+	}
+	return l.o
+}
+
+var (
+	cargoFailed  = regexp.MustCompile(`^test (.+) \.\.\. FAILED$`)
+	cargoRunning = regexp.MustCompile(`^running (\d+) tests?$`)
+	cargoBuild   = regexp.MustCompile("^error: could not compile `([^`]+)`")
+)
+
+func parseCargo(line string, o *outcome) {
+	line = strings.TrimRight(line, "\r")
+	if m := cargoFailed.FindStringSubmatch(line); m != nil {
+		o.failures = appendUnique(o.failures, Failure{ID: m[1], Name: m[1]})
+	} else if m := cargoRunning.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		o.tests = max(o.tests, 0) + n
+	} else if m := cargoBuild.FindStringSubmatch(line); m != nil {
+		name := m[1] + " [build failed]"
+		o.failures = appendUnique(o.failures, Failure{ID: name, Name: name})
+	}
+}
+
+var (
+	unittestFail = regexp.MustCompile(`^(?:FAIL|ERROR): (\S+) \(([^)]+)\)`)
+	unittestRan  = regexp.MustCompile(`^Ran (\d+) tests? in `)
+)
+
+func parseUnittest(line string, o *outcome) {
+	if m := unittestFail.FindStringSubmatch(line); m != nil {
+		id := m[2]
+		if !strings.HasSuffix(id, "."+m[1]) {
+			id += "." + m[1]
+		}
+		o.failures = appendUnique(o.failures, Failure{ID: id, Name: m[1]})
+	} else if m := unittestRan.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		o.tests = max(o.tests, 0) + n
+	}
+}
+
+var (
+	tapNotOK = regexp.MustCompile(`^\s*not ok \d+ - (.+?)(?:\s+#.*)?$`)
+	tapTests = regexp.MustCompile(`^# tests (\d+)$`)
+	// specFail is node's spec reporter failure line.
+	specFail = regexp.MustCompile(`^\s*✖ (.+?)(?: \([\d.]+m?s\))?$`)
+)
+
+func parseTAP(line string, o *outcome) {
+	if m := tapNotOK.FindStringSubmatch(line); m != nil {
+		o.failures = appendUnique(o.failures, Failure{ID: m[1], Name: m[1]})
+	} else if m := tapTests.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		o.tests = max(o.tests, 0) + n
+	} else if m := specFail.FindStringSubmatch(line); m != nil && !strings.HasPrefix(m[1], "failing tests") {
+		o.failures = appendUnique(o.failures, Failure{ID: m[1], Name: m[1]})
+	} else if strings.HasPrefix(line, "ℹ tests ") {
+		n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "ℹ tests ")))
+		o.tests = max(o.tests, 0) + n
+	}
+}
+
+func appendUnique(list []Failure, f Failure) []Failure {
+	for _, g := range list {
+		if g.ID == f.ID {
+			return list
+		}
+	}
+	return append(list, f)
+}

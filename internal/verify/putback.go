@@ -1,0 +1,177 @@
+package verify
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/verify/baseline"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// classify splits the failing check's failures into new and already
+// failing. When a check failed with named failures or a plain non-zero exit,
+// the same command runs once more with the changed files put back to their
+// base version (crash-safe putback), then the change is restored. A timeout,
+// a missing program or an empty collection gets no baseline: each would
+// only repeat.
+func (e *engine) classify(ctx context.Context, rep *Report) error {
+	if len(rep.Checks) == 0 {
+		return nil
+	}
+	last := &rep.Checks[len(rep.Checks)-1]
+	if last.Passed || last.TimedOut || last.NotFound != "" || last.NoTests || last.Refused {
+		return nil
+	}
+	rep.NewFailures = append(rep.NewFailures, last.Failures...)
+	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
+		return nil
+	}
+	files, err := e.baseFiles(ctx)
+	if err != nil {
+		return err
+	}
+	var br CheckRun
+	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
+	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
+		func(ctx context.Context) error {
+			var err error
+			br, err = e.execute(ctx, last.check, sel)
+			return err
+		})
+	if err != nil {
+		return err
+	}
+	b := &BaselineRun{Kind: "putback", DurationMS: br.DurationMS, Failures: br.Failures}
+	b.Ran = !br.TimedOut && br.NotFound == ""
+	if !b.Ran {
+		b.Note = "the baseline run did not finish"
+	}
+	if b.Failures == nil {
+		b.Failures = []Failure{}
+	}
+	last.Baseline = b
+	rep.NewFailures, rep.AlreadyFailing = []Failure{}, []Failure{}
+	if len(last.Failures) == 0 {
+		// An opaque check: it failed before the change too, or it is new.
+		whole := Failure{ID: last.Command, Name: ""}
+		if b.Ran && !br.Passed {
+			rep.AlreadyFailing = append(rep.AlreadyFailing, whole)
+		} else {
+			rep.NewFailures = append(rep.NewFailures, whole)
+		}
+	} else {
+		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), baseline.Run{Failures: ids(br.Failures), Ran: b.Ran})
+		rep.NewFailures = pick(last.Failures, newIDs)
+		rep.AlreadyFailing = pick(last.Failures, oldIDs)
+	}
+	var already []string
+	for _, f := range rep.AlreadyFailing {
+		already = append(already, f.ID)
+	}
+	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: "putback", Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS}})
+	return nil
+}
+
+// baseFiles reads the base version of every changed file.
+func (e *engine) baseFiles(ctx context.Context) ([]baseline.File, error) {
+	modes := map[string]fs.FileMode{}
+	if gs, ok := e.src.(GitSource); ok {
+		modes = gitModes(ctx, e, gs.Rev)
+	}
+	var files []baseline.File
+	for _, p := range e.cs.Changed {
+		data, err := e.src.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			files = append(files, baseline.File{Path: p})
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		mode, ok := modes[p]
+		if !ok {
+			mode = 0o644
+			if fi, err := os.Lstat(filepath.Join(e.cs.Root, filepath.FromSlash(p))); err == nil && fi.Mode().IsRegular() {
+				mode = fi.Mode().Perm()
+			}
+		}
+		if data == nil {
+			data = []byte{}
+		}
+		files = append(files, baseline.File{Path: p, Base: data, Mode: mode})
+	}
+	return files, nil
+}
+
+// gitModes reads the modes of the changed files at rev (executable bits
+// and symlinks matter to the tests that run them).
+func gitModes(ctx context.Context, e *engine, rev string) map[string]fs.FileMode {
+	out := map[string]fs.FileMode{}
+	if len(e.cs.Changed) == 0 || len(e.cs.Changed) > 2000 {
+		return out
+	}
+	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", rev, "--"}, e.cs.Changed...)
+	b, err := git(ctx, e.r, e.cs.Root, args...)
+	if err != nil {
+		return out
+	}
+	for _, rec := range splitZ(b) {
+		meta, p, ok := strings.Cut(rec, "\t")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(meta)
+		if len(f) < 1 {
+			continue
+		}
+		m, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			continue
+		}
+		switch {
+		case m == 0o120000:
+			out[p] = fs.ModeSymlink
+		case m&0o111 != 0:
+			out[p] = 0o755
+		default:
+			out[p] = 0o644
+		}
+	}
+	return out
+}
+
+func ids(fs []Failure) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.ID
+	}
+	return out
+}
+
+// pick returns the failures whose IDs are listed, in list order.
+func pick(all []Failure, want []string) []Failure {
+	byID := map[string]Failure{}
+	for _, f := range all {
+		byID[f.ID] = f
+	}
+	out := []Failure{}
+	for _, id := range want {
+		if f, ok := byID[id]; ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

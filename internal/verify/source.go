@@ -1,0 +1,68 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// GitSource reads files as they are in a git revision. It implements
+// protect.Source.
+type GitSource struct {
+	Ctx    context.Context
+	Runner *run.Runner
+	// Root is the repository's top-level folder.
+	Root string
+	// Rev is the revision; "" means an empty tree (a repository with no
+	// commits), where every file is missing.
+	Rev string
+}
+
+// ReadFile returns the bytes of p (slash-separated, relative to Root) at
+// Rev; a path missing there wraps fs.ErrNotExist.
+func (s GitSource) ReadFile(p string) ([]byte, error) {
+	if s.Rev == "" || !fs.ValidPath(p) {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+	}
+	ctx := s.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var out bytes.Buffer
+	res, err := s.Runner.Run(ctx, run.Spec{
+		Args:    gitArgs("cat-file", "blob", s.Rev+":"+p),
+		Dir:     s.Root,
+		Purpose: run.Internal,
+		Stdout:  &out,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		msg := string(res.Output)
+		if strings.Contains(msg, "does not exist") || strings.Contains(msg, "Not a valid object name") || strings.Contains(msg, "exists on disk, but not in") {
+			return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+		}
+		return nil, fmt.Errorf("git cat-file %s:%s: %s", s.Rev, p, strings.TrimSpace(msg))
+	}
+	return out.Bytes(), nil
+}
+
+// DirSource reads files from a folder on disk (the working tree). It
+// implements protect.Source.
+type DirSource string
+
+// ReadFile returns the bytes of p, slash-separated and relative to the folder.
+func (d DirSource) ReadFile(p string) ([]byte, error) {
+	if !fs.ValidPath(p) {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+	}
+	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(path.Clean(p))))
+}

@@ -1,0 +1,336 @@
+// Package verify is chanto's done-gate (DESIGN §5), free of any model: it
+// works out what changed, checks test protection, detects the project's
+// checks, narrows test commands to the related tests, runs them in order
+// until one fails, tells new failures from ones already failing before the
+// change, and sums it all up as a verdict with a one-line evidence.
+// `chanto verify` and the agent's stop policy both call Run.
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/protect"
+)
+
+// Verdict is the gate's answer.
+type Verdict string
+
+const (
+	Verified        Verdict = "verified"
+	NotVerified     Verdict = "not_verified"
+	NothingToVerify Verdict = "nothing_to_verify"
+)
+
+// DefaultTimeout is timeout_secs when nothing sets it.
+const DefaultTimeout = 600 * time.Second
+
+// Options configure one gate run.
+type Options struct {
+	// Root is the folder to check; the repository's top level is found
+	// from it.
+	Root string
+	// Base is the revision the change is measured against ("" = HEAD).
+	Base string
+	// BaseSource, when set, is the base tree (the agent's turn-start
+	// snapshot) for test protection and putback; Changed must be set too.
+	BaseSource protect.Source
+	// Changed is a precomputed change set (paths relative to Root's
+	// repository top level, slash-separated); nil means ask git. A non-nil
+	// empty slice means nothing changed.
+	Changed []string
+	// Added lists the paths of Changed that are new.
+	Added []string
+	// Checks are configured check commands, run by bash in the repository
+	// root, always in full; empty means detect.
+	Checks []string
+	// Full forces the full suite; FullReason says who asked ("--full").
+	Full       bool
+	FullReason string
+	// Timeout bounds each check run; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Runner executes every command; nil means an unsandboxed Runner.
+	Runner *run.Runner
+	// ProtectTests turns test protection on; AllowTestEdits exempts paths
+	// (the user's --allow-test-edits).
+	ProtectTests   bool
+	AllowTestEdits []string
+	// Progress, if set, hears "running go test ./... (12s)" about once a
+	// second while a check runs.
+	Progress func(string)
+	// Events receives verify.* events; nil drops them.
+	Events    event.Sink
+	SessionID string
+	Turn      int
+	// FullRunSecs tells how long a full run of a check took earlier this
+	// session, keyed by FullRunKey; nil means never.
+	FullRunSecs map[string]float64
+	// NoBaseline skips the baseline run after a failure.
+	NoBaseline bool
+	// HistoryDir and Watcher are passed to the putback baseline (tests).
+	HistoryDir string
+	Watcher    []string
+}
+
+// FullRunKey identifies a check across runs for Options.FullRunSecs.
+func FullRunKey(dir, command string) string { return dir + "\x00" + command }
+
+// Report is the outcome of Run.
+type Report struct {
+	Verdict  Verdict `json:"verdict"`
+	Evidence string  `json:"evidence"`
+	// Root is the repository (or folder) checked.
+	Root string `json:"root"`
+	// Base is the revision compared against, when there was one.
+	Base string `json:"base,omitempty"`
+	// Git is false outside a git repository (everything counts as changed).
+	Git bool `json:"git"`
+	// Changed is the change set checked.
+	Changed []string `json:"changed"`
+	// ChangeUnknown is set when the change set could not be determined.
+	ChangeUnknown bool `json:"change_unknown,omitempty"`
+	// Checks are the checks run, in order; the last failed when the
+	// verdict is not verified because of a check.
+	Checks []CheckRun `json:"checks"`
+	// NewFailures and AlreadyFailing classify the failing check's failures.
+	NewFailures    []Failure `json:"new_failures"`
+	AlreadyFailing []Failure `json:"already_failing"`
+	// Violations are test-protection findings; any one fails the gate.
+	Violations []protect.Violation `json:"violations"`
+	// ScopeReasons says why each check ran at the scope it did.
+	ScopeReasons []string `json:"scope_reasons"`
+	// Problem is what stopped the gate before any check ran (a broken
+	// manifest), empty otherwise.
+	Problem string `json:"problem,omitempty"`
+}
+
+// CheckRun is one check as it ran.
+type CheckRun struct {
+	// Command is what ran, as a user could paste it in Dir (without the
+	// flags chanto adds to read results).
+	Command string `json:"command"`
+	// Dir is the folder it ran in, relative to the root ("." for the root).
+	Dir    string `json:"dir"`
+	Runner string `json:"runner"`
+	// Scope is "related" or "full"; Reason says why.
+	Scope   string   `json:"scope"`
+	Reason  string   `json:"reason"`
+	Targets []string `json:"targets,omitempty"`
+	Passed  bool     `json:"passed"`
+	// ExitCode is -1 when the check was killed or never started.
+	ExitCode   int           `json:"exit_code"`
+	Duration   time.Duration `json:"-"`
+	DurationMS int64         `json:"duration_ms"`
+	TimedOut   bool          `json:"timed_out,omitempty"`
+	Refused    bool          `json:"refused,omitempty"`
+	// NotFound names the program that is not installed.
+	NotFound string `json:"not_found,omitempty"`
+	// NoTests is set when the check collected no tests.
+	NoTests bool `json:"no_tests,omitempty"`
+	// Tests is how many tests ran; -1 when the runner does not say.
+	Tests    int       `json:"tests"`
+	Failures []Failure `json:"failures,omitempty"`
+	// Output is the useful part of the output: failing tests' own output,
+	// then the tail.
+	Output string `json:"output,omitempty"`
+	// Baseline is the baseline run made after this check failed.
+	Baseline *BaselineRun `json:"baseline,omitempty"`
+	// FullRetry is set when a related run could not run and the full
+	// suite ran instead; it says why.
+	FullRetry string `json:"full_retry,omitempty"`
+
+	check detect.Check
+	args  []string
+}
+
+// BaselineRun reports the run of the same command on the base version.
+type BaselineRun struct {
+	Kind       string    `json:"kind"` // "putback"
+	Ran        bool      `json:"ran"`
+	Failures   []Failure `json:"failures"`
+	DurationMS int64     `json:"duration_ms"`
+	// Note says why the baseline could not run, when it could not.
+	Note string `json:"note,omitempty"`
+}
+
+// engine holds one Run's state.
+type engine struct {
+	opts Options
+	r    *run.Runner
+	cs   ChangeSet
+	src  protect.Source // base tree
+}
+
+// Run is the gate: see the package comment. An error means the gate itself
+// could not work (git failing, an interrupted context), not that a check
+// failed; that is a NotVerified report.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	e := &engine{opts: opts, r: opts.Runner}
+	if e.r == nil {
+		e.r = &run.Runner{}
+	}
+	if e.opts.Timeout <= 0 {
+		e.opts.Timeout = DefaultTimeout
+	}
+	if e.opts.Root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		e.opts.Root = wd
+	}
+	if err := e.changeSet(ctx); err != nil {
+		return nil, err
+	}
+	rep := &Report{Root: e.cs.Root, Base: e.cs.Base, Git: e.cs.Git, Changed: e.cs.Changed, ChangeUnknown: e.cs.Unknown,
+		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ScopeReasons: []string{}}
+	if err := e.protect(rep); err != nil {
+		return nil, err
+	}
+	if len(rep.Violations) > 0 {
+		return e.finish(rep), nil
+	}
+	checks, err := e.plan(ctx)
+	if err != nil {
+		var me *detect.ManifestError
+		if !errors.As(err, &me) {
+			return nil, err
+		}
+		rep.Problem = me.Error()
+		return e.finish(rep), nil
+	}
+	if len(checks) == 0 {
+		return e.finish(rep), nil
+	}
+	e.emitStarted(checks)
+	for i, c := range checks {
+		cr, err := e.runCheck(ctx, i, c)
+		if err != nil {
+			return nil, err
+		}
+		rep.Checks = append(rep.Checks, cr)
+		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope+" ("+cr.Reason+")")
+		if !cr.Passed {
+			break
+		}
+	}
+	if err := e.classify(ctx, rep); err != nil {
+		return nil, err
+	}
+	return e.finish(rep), nil
+}
+
+// changeSet fills e.cs from the options or from git.
+func (e *engine) changeSet(ctx context.Context) error {
+	if e.opts.Changed != nil {
+		root := e.opts.Root
+		if top, err := git(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
+			root = strings.TrimSpace(string(top))
+		}
+		e.cs = ChangeSet{Root: root, Git: e.opts.BaseSource == nil, Base: e.opts.Base, Changed: append([]string{}, e.opts.Changed...), Added: e.opts.Added}
+		e.cs.finish()
+		e.src = e.opts.BaseSource
+		if e.src == nil && e.cs.Base != "" {
+			e.src = GitSource{Ctx: ctx, Runner: e.r, Root: root, Rev: e.cs.Base}
+		}
+		return nil
+	}
+	cs, err := Changes(ctx, e.r, e.opts.Root, e.opts.Base)
+	if err != nil {
+		return err
+	}
+	e.cs = cs
+	if cs.Git {
+		e.src = GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
+	}
+	return nil
+}
+
+// protect runs test protection over the change set.
+func (e *engine) protect(rep *Report) error {
+	if !e.opts.ProtectTests || e.src == nil || e.cs.Unknown || len(e.cs.Changed) == 0 {
+		return nil
+	}
+	vs, err := protect.Compare(e.src, DirSource(e.cs.Root), e.cs.Changed, protect.Options{Root: e.cs.Root, AllowEdits: e.opts.AllowTestEdits})
+	if err != nil {
+		return fmt.Errorf("test protection: %w", err)
+	}
+	for _, v := range vs {
+		e.emit(event.Event{Type: event.ProtectViolation, Violation: &event.Violation{
+			File: v.File, Test: v.Test, Line: v.Line, Kind: string(v.Kind), Before: v.Before, After: v.After, Message: v.Message}})
+	}
+	rep.Violations = append(rep.Violations, vs...)
+	return nil
+}
+
+// plan returns the checks to run: configured ones in the repository root,
+// else the detected ones of each project the change touches.
+func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
+	if len(e.opts.Checks) > 0 {
+		var out []detect.Check
+		for _, c := range e.opts.Checks {
+			out = append(out, detect.Check{Command: c, Dir: e.cs.Root, Runner: detect.Custom})
+		}
+		return out, nil
+	}
+	var changed []string
+	if !e.cs.Unknown {
+		changed = e.cs.Changed
+	}
+	projects, err := detect.ProjectsContext(ctx, e.cs.Root, changed, e.r)
+	if err != nil {
+		return nil, err
+	}
+	var out []detect.Check
+	for _, p := range projects {
+		out = append(out, p.Checks...)
+	}
+	return out, nil
+}
+
+func (e *engine) emit(ev event.Event) {
+	if e.opts.Events == nil {
+		return
+	}
+	ev.SessionID, ev.Turn, ev.Time = e.opts.SessionID, e.opts.Turn, time.Now()
+	e.opts.Events.Emit(ev)
+}
+
+func (e *engine) emitStarted(checks []detect.Check) {
+	var cmds []string
+	for _, c := range checks {
+		cmds = append(cmds, e.shownDir(c.Dir)+c.Command)
+	}
+	scope := "related"
+	if e.opts.Full || e.cs.Unknown {
+		scope = "full"
+	}
+	e.emit(event.Event{Type: event.VerifyStarted, Scope: scope, Checks: cmds})
+}
+
+// relDir is dir relative to the root, "." for the root itself.
+func (e *engine) relDir(dir string) string {
+	rel, err := filepath.Rel(e.cs.Root, dir)
+	if err != nil {
+		return dir
+	}
+	return filepath.ToSlash(rel)
+}
+
+// shownDir is the "cd DIR && " prefix that makes a command pasteable from
+// the root; empty for the root.
+func (e *engine) shownDir(dir string) string {
+	rel := e.relDir(dir)
+	if rel == "." {
+		return ""
+	}
+	return "cd " + shellQuote(rel) + " && "
+}
