@@ -12,9 +12,9 @@ import (
 type Source struct {
 	Key string `json:"key"`
 	// Value is the value in TOML syntax.
-	Value string `json:"value"`
+	Value string `json:"toml"`
 	// Raw is the Go value, for JSON output.
-	Raw any `json:"raw"`
+	Raw any `json:"value"`
 	// From is "default", "FILE:LINE" or "flag --NAME".
 	From string `json:"source"`
 }
