@@ -187,13 +187,14 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 	}
 	var out []Violation
 	out = append(out, fileMarkers(p, bm, am)...)
+	renames := helperRenames(bm, am)
 	for _, bt := range bm.tests {
 		at := am.test(bt.name)
 		if at == nil {
 			out = append(out, removed(p, bm, am, bt))
 			continue
 		}
-		if am.shallow || bm.shallow || sameBody(bt, at) {
+		if am.shallow || bm.shallow || sameBody(bt, at) || (len(renames) > 0 && sameBody(renamed(bt, renames), at)) {
 			continue
 		}
 		out = append(out, compareTest(p, bm, am, bt, at)...)
@@ -272,4 +273,37 @@ func markerMessage(mk marker) string {
 		return fmt.Sprintf("harness weakened (%s)", mk.text)
 	}
 	return mk.text
+}
+
+// helperRenames pairs non-test helpers that disappeared with new helpers of
+// identical body: a rename, which call sites in tests may follow.
+func helperRenames(bm, am *fileModel) map[string]string {
+	out := map[string]string{}
+	for old, body := range bm.helpers {
+		if _, still := am.helpers[old]; still {
+			continue
+		}
+		for nu, nbody := range am.helpers {
+			if _, had := bm.helpers[nu]; !had && nbody == body {
+				out[old] = nu
+			}
+		}
+	}
+	return out
+}
+
+// renamed returns a copy of t with helper names replaced token-wise.
+func renamed(t *testCase, renames map[string]string) *testCase {
+	c := *t
+	c.stmts = make([]string, len(t.stmts))
+	for i, s := range t.stmts {
+		toks := strings.Split(s, " ")
+		for j, tok := range toks {
+			if nu, ok := renames[tok]; ok {
+				toks[j] = nu
+			}
+		}
+		c.stmts[i] = strings.Join(toks, " ")
+	}
+	return &c
 }

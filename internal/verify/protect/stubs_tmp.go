@@ -1,6 +1,5 @@
 package protect
 
-func analyzeJS(lang string, src []byte) *fileModel             { return &fileModel{} }
 func analyzeRust(src []byte) *fileModel                        { return &fileModel{} }
 func analyzeJava(src []byte) *fileModel                        { return &fileModel{} }
 func harnessKind(p string) string                              { return "" }

@@ -1,0 +1,432 @@
+package protect
+
+import (
+	"strconv"
+	"strings"
+)
+
+// jsAnalyzer extracts jest, vitest, mocha and node:test tests from
+// JavaScript, TypeScript and TSX with tree-sitter.
+type jsAnalyzer struct {
+	src  []byte
+	tk   *tokenizer
+	m    *fileModel
+	seen map[string]int
+}
+
+var jsTestFns = map[string]bool{"it": true, "test": true, "specify": true, "fit": true, "xit": true, "xtest": true, "xspecify": true}
+var jsSuiteFns = map[string]bool{"describe": true, "context": true, "suite": true, "fdescribe": true, "xdescribe": true, "xcontext": true}
+
+func analyzeJS(lang string, src []byte) *fileModel {
+	m := &fileModel{helpers: map[string]string{}}
+	root, bad := parseTS(lang, src)
+	if root == nil || bad {
+		m.parseErr = true
+		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})
+		return m
+	}
+	a := &jsAnalyzer{src: src, m: m, tk: &tokenizer{src: src, unifyQuotes: true, dropSemi: true}, seen: map[string]int{}}
+	m.shallow = len(src) > MaxDeepSize
+	root.walk(func(n *node) bool {
+		if n.kind == "comment" {
+			m.comments = append(m.comments, n.text(src))
+		}
+		return true
+	})
+	for _, st := range root.children {
+		if st.kind == "expression_statement" {
+			m.markers = append(m.markers, a.exits(st, "module-level ")...)
+		}
+		if st.kind == "function_declaration" {
+			if n, b := st.child("name"), st.child("body"); n != nil && b != nil {
+				m.helpers[n.text(src)] = strings.Join(a.stmts(b), "\n")
+			}
+		}
+	}
+	a.container(root, "", nil)
+	return m
+}
+
+// call is a test or suite call: it('title', fn), describe.skip(...),
+// it.each(rows)('title', fn), test('t', {skip: true}, fn).
+type jsCall struct {
+	base    string   // it, test, describe...
+	mods    []string // skip, only, each, todo...
+	title   string
+	options *node
+	fn      *node // callback
+	rows    []*node
+	calleeN *node
+}
+
+// container walks statements that may hold tests: the program and suite
+// callbacks, including tests inside loops and blocks.
+func (a *jsAnalyzer) container(n *node, prefix string, inherited []marker) {
+	n.walk(func(c *node) bool {
+		if c == n {
+			return true
+		}
+		switch c.kind {
+		case "call_expression":
+			jc := a.parseCall(c)
+			if jc == nil {
+				return true
+			}
+			own := a.callMarkers(jc, c.line)
+			if jsSuiteFns[jc.base] {
+				if jc.fn != nil {
+					a.container(jc.fn, prefix+jc.title+" > ", append(append([]marker{}, inherited...), own...))
+				}
+				return false
+			}
+			a.test(c, jc, prefix, append(append([]marker{}, inherited...), own...))
+			return false
+		case "function_declaration", "class_declaration", "method_definition":
+			return false
+		}
+		return true
+	})
+}
+
+func (a *jsAnalyzer) parseCall(c *node) *jsCall {
+	fn := c.child("function")
+	args := c.child("arguments")
+	if fn == nil || args == nil {
+		return nil
+	}
+	jc := &jsCall{calleeN: fn}
+	// it.each(rows)('title', fn) or it.each`table`('title', fn)
+	if fn.kind == "call_expression" {
+		inner := a.parseCallee(fn.child("function"))
+		if inner == nil || !contains(inner.mods, "each") {
+			return nil
+		}
+		jc.base, jc.mods = inner.base, inner.mods
+		if ia := fn.child("arguments"); ia != nil {
+			jc.rows = a.eachRows(ia)
+		}
+	} else {
+		cal := a.parseCallee(fn)
+		if cal == nil {
+			return nil
+		}
+		jc.base, jc.mods = cal.base, cal.mods
+	}
+	if !jsTestFns[jc.base] && !jsSuiteFns[jc.base] {
+		return nil
+	}
+	pos := args.namedChildren()
+	if len(pos) == 0 || (pos[0].kind != "string" && pos[0].kind != "template_string" && pos[0].kind != "identifier" && pos[0].kind != "member_expression") {
+		return nil
+	}
+	jc.title = stringValue(pos[0], a.src)
+	for _, p := range pos[1:] {
+		switch p.kind {
+		case "object":
+			jc.options = p
+		case "arrow_function", "function_expression", "function":
+			jc.fn = p
+		}
+	}
+	return jc
+}
+
+// parseCallee splits it.skip / describe.only.each / xit into base and mods.
+func (a *jsAnalyzer) parseCallee(fn *node) *jsCall {
+	if fn == nil {
+		return nil
+	}
+	var mods []string
+	for fn.kind == "member_expression" {
+		p := fn.child("property")
+		if p == nil {
+			return nil
+		}
+		mods = append([]string{p.text(a.src)}, mods...)
+		fn = fn.child("object")
+		if fn == nil {
+			return nil
+		}
+	}
+	if fn.kind == "call_expression" { // it.skipIf(cond)(...)
+		inner := a.parseCallee(fn.child("function"))
+		if inner == nil {
+			return nil
+		}
+		return &jsCall{base: inner.base, mods: append(inner.mods, mods...)}
+	}
+	if fn.kind != "identifier" {
+		return nil
+	}
+	return &jsCall{base: fn.text(a.src), mods: mods}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *jsAnalyzer) eachRows(args *node) []*node {
+	if args.kind == "template_string" {
+		var rows []*node
+		rows = append(rows, args)
+		return rows
+	}
+	pos := args.namedChildren()
+	if len(pos) == 0 {
+		return nil
+	}
+	if pos[0].kind == "array" {
+		return pos[0].namedChildren()
+	}
+	return pos[:1]
+}
+
+func (a *jsAnalyzer) callMarkers(jc *jsCall, line int) []marker {
+	var out []marker
+	b := jc.base
+	switch {
+	case strings.HasPrefix(b, "x"):
+		out = append(out, marker{kind: SkipAdded, text: b, line: line})
+	case strings.HasPrefix(b, "f") && b != "f":
+		out = append(out, marker{kind: SkipAdded, text: b + " (focus)", line: line})
+	}
+	for _, m := range jc.mods {
+		switch m {
+		case "skip", "todo", "skipIf", "runIf":
+			out = append(out, marker{kind: SkipAdded, text: b + "." + m, line: line})
+		case "only":
+			out = append(out, marker{kind: SkipAdded, text: b + ".only", line: line})
+		case "failing", "fails":
+			out = append(out, marker{kind: ExpectationInverted, text: b + "." + m, line: line})
+		}
+	}
+	if jc.options != nil {
+		for _, p := range jc.options.namedChildren() {
+			if p.kind != "pair" && p.kind != "shorthand_property_identifier" {
+				continue
+			}
+			k := p.text(a.src)
+			if kn := p.child("key"); kn != nil {
+				k = kn.text(a.src)
+			}
+			v := ""
+			if vn := p.child("value"); vn != nil {
+				v = vn.text(a.src)
+			}
+			if (k == "skip" || k == "todo" || k == "only") && v != "false" {
+				out = append(out, marker{kind: SkipAdded, text: "{" + k + ": " + v + "}", line: p.line})
+			}
+		}
+	}
+	if jc.fn == nil && jsTestFns[b] {
+		out = append(out, marker{kind: SkipAdded, text: b + " without a body (todo)", line: line})
+	}
+	return out
+}
+
+func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) {
+	name := prefix + jc.title
+	a.seen[name]++
+	if k := a.seen[name]; k > 1 {
+		name += " #" + strconv.Itoa(k)
+	}
+	tc := &testCase{name: name, simple: jc.title, line: c.line, end: lastLine(c, a.src), markers: markers}
+	a.tk.holes = map[*node]string{}
+	for _, r := range jc.rows {
+		if r.kind == "template_string" {
+			for i, l := range strings.Split(r.text(a.src), "\n") {
+				if l = strings.Join(strings.Fields(strings.Trim(l, "`")), " "); l != "" {
+					tc.rows = append(tc.rows, row{text: l, line: r.line + i})
+				}
+			}
+			continue
+		}
+		tc.rows = append(tc.rows, row{text: a.tk.norm(r), line: r.line})
+	}
+	head := []string{jc.base, strings.Join(jc.mods, "."), jc.title}
+	if jc.options != nil {
+		head = append(head, a.tk.norm(jc.options))
+	}
+	if jc.fn != nil {
+		if p := jc.fn.child("parameters"); p != nil {
+			head = append(head, a.tk.norm(p))
+		} else if p := jc.fn.child("parameter"); p != nil {
+			head = append(head, a.tk.norm(p))
+		}
+		if jc.fn.firstOf("async") != nil {
+			head = append(head, "async")
+		}
+		body := jc.fn.child("body")
+		if body != nil {
+			tc.stmts = a.stmts(body)
+			for _, s := range a.bodyStmts(body) {
+				tc.isAsrt = append(tc.isAsrt, a.isAssertStmt(s))
+			}
+			a.scan(tc, body)
+		}
+	}
+	tc.head = strings.Join(head, " ")
+	a.m.tests = append(a.m.tests, tc)
+}
+
+func (a *jsAnalyzer) bodyStmts(body *node) []*node {
+	if body.kind != "statement_block" {
+		return []*node{body}
+	}
+	return body.namedChildren()
+}
+
+func (a *jsAnalyzer) stmts(body *node) []string {
+	var out []string
+	for _, s := range a.bodyStmts(body) {
+		out = append(out, a.tk.norm(s))
+	}
+	return out
+}
+
+func (a *jsAnalyzer) isAssertStmt(s *node) bool {
+	found := false
+	s.walk(func(n *node) bool {
+		if n.kind == "call_expression" {
+			if _, ok := a.assertion(n, 0); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// exits finds process.exit calls.
+func (a *jsAnalyzer) exits(n *node, ctx string) []marker {
+	var out []marker
+	n.walk(func(c *node) bool {
+		if c.kind == "call_expression" {
+			if f := c.child("function"); f != nil {
+				t := strings.Join(strings.Fields(f.text(a.src)), "")
+				if t == "process.exit" || t == "process.kill" || t == "process.abort" || t == "Deno.exit" {
+					out = append(out, marker{kind: EarlyExit, text: ctx + t + "()", line: c.line})
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (a *jsAnalyzer) scan(tc *testCase, body *node) {
+	st := a.bodyStmts(body)
+	if len(st) > 0 && st[0].kind == "return_statement" && len(st[0].namedChildren()) == 0 {
+		tc.markers = append(tc.markers, marker{kind: EarlyExit, text: "return", line: st[0].line})
+	}
+	tc.markers = append(tc.markers, a.exits(body, "")...)
+	var visit func(n *node, g int)
+	visit = func(n *node, g int) {
+		switch n.kind {
+		case "if_statement", "try_statement", "ternary_expression", "catch_clause":
+			g++
+		case "call_expression":
+			if as, ok := a.assertion(n, g); ok {
+				tc.asserts = append(tc.asserts, as)
+				return
+			}
+			if f := n.child("function"); f != nil {
+				t := strings.Join(strings.Fields(f.text(a.src)), "")
+				if strings.HasSuffix(t, ".skip") || t == "ctx.skip" || t == "context.skip" || strings.HasSuffix(t, ".todo") {
+					tc.markers = append(tc.markers, marker{kind: SkipAdded, text: t + "()", line: n.line})
+				}
+			}
+		}
+		for _, c := range n.children {
+			visit(c, g)
+		}
+	}
+	for _, s := range st {
+		visit(s, 0)
+	}
+}
+
+var jsTruthyMatchers = map[string]bool{
+	"toBeTruthy": true, "toBeFalsy": true, "toBeDefined": true, "toBeInstanceOf": true, "toHaveBeenCalled": true,
+	"ok": true, "exist": true, "exists": true, "notEqual": true, "notStrictEqual": true, "notDeepEqual": true,
+	"isOk": true, "isDefined": true, "isNotNull": true, "isTrue": true, "isFalse": true, "toBeTypeOf": true,
+	"toBeUndefined": false,
+}
+
+// assertion recognizes expect(x).matcher(y) chains, assert.*(…) and
+// assert(…) calls.
+func (a *jsAnalyzer) assertion(n *node, g int) (assertion, bool) {
+	f := n.child("function")
+	if f == nil {
+		return assertion{}, false
+	}
+	as := assertion{text: a.tk.norm(n), line: n.line, guards: g, strength: strengthExact}
+	args := n.child("arguments")
+	// expect(...).a.b.matcher(args)
+	var chain []string
+	cur := f
+	for cur != nil && cur.kind == "member_expression" {
+		if p := cur.child("property"); p != nil {
+			chain = append([]string{p.text(a.src)}, chain...)
+		}
+		cur = cur.child("object")
+	}
+	if cur != nil && cur.kind == "call_expression" {
+		if inner := cur.child("function"); inner != nil && (inner.text(a.src) == "expect" || strings.HasPrefix(inner.text(a.src), "expect.")) && len(chain) > 0 {
+			as.fn = "expect." + strings.Join(chain, ".")
+			if ea := cur.child("arguments"); ea != nil {
+				as.subject = a.tk.norm(ea)
+				if sub := ea.namedChildren(); len(sub) == 1 && isJSLiteral(sub[0]) {
+					as.strength = strengthTrivial
+				}
+			}
+			if args != nil {
+				as.expected = a.tk.norm(args)
+			}
+			m := chain[len(chain)-1]
+			if as.strength != strengthTrivial && (jsTruthyMatchers[m] || contains(chain, "not") ||
+				(m == "toThrow" && (args == nil || len(args.namedChildren()) == 0)) ||
+				(m == "toHaveProperty" && args != nil && len(args.namedChildren()) == 1)) {
+				as.strength = strengthTruthy
+			}
+			return as, true
+		}
+		return assertion{}, false
+	}
+	name := strings.Join(strings.Fields(f.text(a.src)), "")
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if !(name == "assert" || strings.HasPrefix(name, "assert.") || strings.HasPrefix(name, "t.assert") || strings.HasPrefix(name, "expect.") && false) {
+		return assertion{}, false
+	}
+	as.fn = name
+	var pos []*node
+	if args != nil {
+		pos = args.namedChildren()
+	}
+	if name == "assert" || jsTruthyMatchers[last] {
+		as.strength = strengthTruthy
+	}
+	if len(pos) >= 1 {
+		as.subject = a.tk.norm(pos[0])
+		if as.strength == strengthTruthy && isJSLiteral(pos[0]) {
+			as.strength = strengthTrivial
+		}
+	}
+	if len(pos) >= 2 {
+		as.expected = a.tk.norm(pos[1])
+	}
+	return as, true
+}
+
+func isJSLiteral(n *node) bool {
+	switch n.kind {
+	case "true", "false", "number", "string", "null", "undefined", "template_string":
+		return true
+	}
+	return false
+}
