@@ -16,8 +16,14 @@ import (
 // This file adapts the packages print mode stands on: configuration,
 // providers, tools and sessions.
 
+// loadConfig reads the user and project configuration for the project
+// holding cwd; the warnings name project keys ignored outside trust.
 func loadConfig(cwd string) (config.Config, []string, error) {
-	return config.Default(), nil, nil
+	l, err := config.Load(config.LoadOptions{ProjectDir: config.FindProjectRoot(cwd)})
+	if err != nil {
+		return config.Config{}, nil, err
+	}
+	return l.Config, l.Warnings, nil
 }
 
 func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) {
