@@ -1,0 +1,390 @@
+// Package sandbox confines the commands chanto runs. On Linux each command
+// starts under bubblewrap (user, pid, ipc and optionally network
+// namespaces; a read-only view of the host with the project, temp dirs and
+// tool caches writable; .git/hooks, .git/config and .chanto/ read-only even
+// inside the project), then a small helper inside the sandbox (this same
+// binary, re-executed) adds Landlock, a seccomp filter and a process limit
+// before it executes the command. When the sandbox is asked for and cannot
+// be set up, Wrap returns an error: commands never run silently unconfined.
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// BwrapPath is where bubblewrap must be; it is never looked up on PATH, so
+// a project cannot shadow it.
+const BwrapPath = "/usr/bin/bwrap"
+
+// Modes and network settings.
+const (
+	ModeReadOnly       = "read-only"
+	ModeWorkspaceWrite = "workspace-write"
+	ModeOff            = "off"
+
+	NetDeny      = "deny"
+	NetAllow     = "allow"
+	NetAllowlist = "allowlist"
+)
+
+// DefaultMaxProcs bounds the processes and threads of one sandboxed
+// command (RLIMIT_NPROC inside its own user namespace), so a fork bomb
+// stays inside its box until the timeout kills it.
+const DefaultMaxProcs = 2048
+
+// HelperArg, as the first argument, turns any binary that links this
+// package into the in-sandbox helper (handled in init, before main).
+const HelperArg = "__sandbox-exec"
+
+// bridgeAddr is where, inside the sandbox, the helper listens and relays
+// to the allowlist proxy's Unix socket.
+const bridgeAddr = "127.0.0.1:3128"
+
+// proxyDir is where the proxy's socket folder is bound inside the sandbox.
+const proxyDir = "/tmp/.chanto-proxy"
+
+// helperPath is where the helper binary appears inside the sandbox.
+const helperPath = "/tmp/.chanto-sandbox/helper"
+
+// Sandbox implements run.Wrapper.
+type Sandbox struct {
+	mode     string
+	network  string
+	root     string
+	writable []string
+	domains  []string
+	maxProcs int
+	helper   string
+	bwrap    string
+
+	proxyOnce sync.Once
+	proxy     *Proxy
+	proxyErr  error
+}
+
+var _ run.Wrapper = (*Sandbox)(nil)
+
+// Option adjusts a Sandbox.
+type Option func(*Sandbox)
+
+// WithMaxProcs sets the process limit of each command.
+func WithMaxProcs(n int) Option { return func(s *Sandbox) { s.maxProcs = n } }
+
+// WithHelper sets the binary re-executed inside the sandbox (default: the
+// running executable, which handles HelperArg in its init code).
+func WithHelper(path string) Option { return func(s *Sandbox) { s.helper = path } }
+
+// withBwrap points at another bubblewrap, for the refusal tests.
+func withBwrap(path string) Option { return func(s *Sandbox) { s.bwrap = path } }
+
+// New validates the [sandbox] settings for a project root.
+func New(cfg config.Sandbox, root string, opts ...Option) (*Sandbox, error) {
+	s := &Sandbox{mode: cfg.Mode, network: cfg.Network, domains: cfg.AllowDomains, maxProcs: DefaultMaxProcs, bwrap: BwrapPath}
+	if s.mode == "" {
+		s.mode = ModeWorkspaceWrite
+	}
+	if s.network == "" {
+		s.network = NetDeny
+	}
+	switch s.mode {
+	case ModeReadOnly, ModeWorkspaceWrite, ModeOff:
+	default:
+		return nil, fmt.Errorf("sandbox: unknown mode %q (want read-only, workspace-write or off)", cfg.Mode)
+	}
+	switch s.network {
+	case NetDeny, NetAllow, NetAllowlist:
+	default:
+		return nil, fmt.Errorf("sandbox: unknown network %q (want deny, allow or allowlist)", cfg.Network)
+	}
+	for _, d := range s.domains {
+		if _, err := canonicalPattern(d); err != nil {
+			return nil, fmt.Errorf("sandbox: allow_domains: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: project root %q: %w", root, err)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	s.root = abs
+	for _, w := range cfg.Writable {
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(abs, w)
+		}
+		s.writable = append(s.writable, w)
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s, nil
+}
+
+// Mode is the sandbox mode in force.
+func (s *Sandbox) Mode() string { return s.mode }
+
+// Close stops the allowlist proxy, if one was started.
+func (s *Sandbox) Close() error {
+	if s.proxy != nil {
+		return s.proxy.Close()
+	}
+	return nil
+}
+
+// Wrap rewrites cmd to start under bubblewrap and the helper.
+func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
+	if s.mode == ModeOff {
+		return nil
+	}
+	if err := s.available(); err != nil {
+		return err
+	}
+	helper := s.helper
+	if helper == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("sandbox unavailable: cannot find chanto's own binary: %w", err)
+		}
+		helper = exe
+	}
+	args, env, err := s.bwrapArgs(cmd, helper)
+	if err != nil {
+		return err
+	}
+	cmd.Path = s.bwrap
+	cmd.Args = args
+	cmd.Env = env
+	cmd.Err = nil
+	return nil
+}
+
+// available checks bubblewrap and user namespaces once per binary.
+func (s *Sandbox) available() error {
+	if platformErr != nil {
+		return platformErr
+	}
+	if s.bwrap != BwrapPath {
+		return probe(s.bwrap)
+	}
+	return Probe()
+}
+
+var (
+	probeOnce sync.Once
+	probeErr  error
+)
+
+// Probe reports whether the sandbox can be set up on this machine; nil
+// means it works.
+func Probe() error {
+	probeOnce.Do(func() { probeErr = probe(BwrapPath) })
+	return probeErr
+}
+
+func probe(bwrap string) error {
+	if _, err := os.Stat(bwrap); err != nil {
+		return fmt.Errorf("sandbox unavailable: %s not found; install bubblewrap (apt-get install bubblewrap) or set [sandbox] mode = \"off\"", bwrap)
+	}
+	out, err := exec.Command(bwrap, "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-net",
+		"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "/bin/true").CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if msg == "" {
+			msg = err.Error()
+		}
+		return fmt.Errorf("sandbox unavailable: bubblewrap cannot create namespaces here (%s); enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0) or set [sandbox] mode = \"off\"", firstLine(msg))
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// bwrapArgs builds the bubblewrap argv and the command's environment.
+func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, error) {
+	a := []string{s.bwrap,
+		"--die-with-parent", "--new-session",
+		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--cap-drop", "ALL",
+	}
+	if s.network != NetAllow {
+		a = append(a, "--unshare-net")
+	}
+	a = append(a, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
+	if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
+		a = append(a, "--tmpfs", "/var/tmp")
+	}
+	a = append(a, "--ro-bind", helper, helperPath)
+	rw := s.writableRoots()
+	for _, w := range rw {
+		a = append(a, "--bind", w, w)
+	}
+	if s.mode == ModeReadOnly {
+		a = append(a, "--ro-bind", s.root, s.root)
+	}
+	for _, p := range s.protected() {
+		a = append(a, "--ro-bind", p, p)
+	}
+	env := append([]string(nil), cmd.Env...)
+	env = setEnv(env, "TMPDIR", "/tmp")
+	helperArgs := []string{helperPath, HelperArg, "--net", s.network, "--nproc", strconv.Itoa(s.maxProcs)}
+	if s.network == NetAllowlist {
+		sock, err := s.proxySocket()
+		if err != nil {
+			return nil, nil, err
+		}
+		a = append(a, "--ro-bind", filepath.Dir(sock), proxyDir)
+		helperArgs = append(helperArgs, "--proxy", filepath.Join(proxyDir, filepath.Base(sock)))
+		for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"} {
+			env = setEnv(env, k, "http://"+bridgeAddr)
+		}
+		env = setEnv(env, "NO_PROXY", "")
+		env = setEnv(env, "no_proxy", "")
+	}
+	for _, w := range rw {
+		helperArgs = append(helperArgs, "--rw", w)
+	}
+	if cmd.Dir != "" {
+		a = append(a, "--chdir", cmd.Dir)
+	}
+	a = append(a, "--")
+	a = append(a, helperArgs...)
+	a = append(a, "--", cmd.Path)
+	a = append(a, cmd.Args...)
+	return a, env, nil
+}
+
+// writableRoots are the folders a command may write to, besides /tmp.
+func (s *Sandbox) writableRoots() []string {
+	if s.mode == ModeReadOnly {
+		return nil
+	}
+	roots := []string{s.root}
+	roots = append(roots, toolCaches()...)
+	roots = append(roots, s.writable...)
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if r == "" || seen[r] {
+			continue
+		}
+		seen[r] = true
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// protected are the paths inside writable roots that stay read-only: git
+// hooks and config (they run code outside the sandbox later) and chanto's
+// own folder. Missing ones are created empty first, so the command cannot
+// create them either.
+func (s *Sandbox) protected() []string {
+	out := []string{filepath.Join(s.root, ".chanto")}
+	if _, err := os.Lstat(out[0]); errors.Is(err, os.ErrNotExist) {
+		_ = os.Mkdir(out[0], 0o755)
+	}
+	git := filepath.Join(s.root, ".git")
+	if fi, err := os.Stat(git); err == nil && fi.IsDir() {
+		hooks := filepath.Join(git, "hooks")
+		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
+			_ = os.Mkdir(hooks, 0o755)
+		}
+		cfg := filepath.Join(git, "config")
+		if _, err := os.Lstat(cfg); errors.Is(err, os.ErrNotExist) {
+			_ = os.WriteFile(cfg, nil, 0o644)
+		}
+		out = append(out, hooks, cfg)
+	}
+	// A project that holds the home folder must not expose the shell's
+	// start-up files and keys.
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, w := range append([]string{s.root}, s.writable...) {
+			if home == w || strings.HasPrefix(home, w+"/") || w == "/" {
+				for _, f := range homeDotfiles {
+					out = append(out, filepath.Join(home, f))
+				}
+				break
+			}
+		}
+	}
+	var exist []string
+	for _, p := range out {
+		if _, err := os.Stat(p); err == nil {
+			exist = append(exist, p)
+		}
+	}
+	return exist
+}
+
+// homeDotfiles run code or hold keys; they stay read-only when a writable
+// root contains the home folder.
+var homeDotfiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv",
+	".zprofile", ".ssh", ".gitconfig", ".config", ".local/bin", ".chanto", ".npmrc", ".pypirc", ".netrc"}
+
+// toolCaches are the caches build tools write to.
+func toolCaches() []string {
+	home, _ := os.UserHomeDir()
+	var out []string
+	add := func(p string, create bool) {
+		if p == "" {
+			return
+		}
+		if create {
+			_ = os.MkdirAll(p, 0o755)
+		}
+		out = append(out, p)
+	}
+	gocache := os.Getenv("GOCACHE")
+	if gocache == "" {
+		if c, err := os.UserCacheDir(); err == nil {
+			gocache = filepath.Join(c, "go-build")
+		}
+	}
+	add(gocache, true)
+	modcache := os.Getenv("GOMODCACHE")
+	if modcache == "" {
+		gopath := os.Getenv("GOPATH")
+		if gopath == "" && home != "" {
+			gopath = filepath.Join(home, "go")
+		}
+		if gopath != "" {
+			modcache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
+		}
+	}
+	add(modcache, true)
+	if home != "" {
+		add(filepath.Join(home, ".npm"), false)
+		add(filepath.Join(home, ".cache", "pip"), false)
+		add(filepath.Join(home, ".cargo", "registry"), false)
+		add(filepath.Join(home, ".cargo", "git"), false)
+	}
+	add(os.Getenv("CARGO_TARGET_DIR"), false)
+	return out
+}
+
+func setEnv(env []string, key, value string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, key+"="+value)
+}
