@@ -12,7 +12,6 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -151,7 +150,14 @@ func (pr *printRun) newAgent() (*agent.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	runner := &run.Runner{PassEnv: pr.cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(pr.cfg)}
+	runner, err := newRunner(pr.cfg, pr.cwd)
+	if err != nil {
+		return nil, err
+	}
+	approver, err := newApprover(pr.cfg, pr.cwd)
+	if err != nil {
+		return nil, err
+	}
 	return agent.New(agent.Options{
 		Provider:      pr.provider,
 		Model:         pr.model,
@@ -165,7 +171,7 @@ func (pr *printRun) newAgent() (*agent.Agent, error) {
 		Transcript:    pr.session,
 		History:       history,
 		Policy:        pr.stopPolicy(),
-		Approver:      agent.ModeApprover{Mode: pr.cfg.Permissions.Mode, Lockdown: pr.cfg.Permissions.Lockdown},
+		Approver:      approver,
 	}), nil
 }
 

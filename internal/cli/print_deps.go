@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/llm"
 	"github.com/chanto-dev/chanto/internal/llm/scripted"
+	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -39,6 +41,18 @@ func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) 
 }
 
 func builtinTools() []tool.Tool { return tool.Builtin() }
+
+// newRunner is how the model's commands run: the environment without
+// secrets (provider keys named explicitly). The sandbox plugs in here.
+func newRunner(cfg config.Config, root string) (*run.Runner, error) {
+	return &run.Runner{PassEnv: cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(cfg)}, nil
+}
+
+// newApprover decides which tool calls run in print mode. The stand-in
+// refuses what would need asking; the permission policy replaces it here.
+func newApprover(cfg config.Config, root string) (agent.Approver, error) {
+	return agent.ModeApprover{Mode: cfg.Permissions.Mode, Lockdown: cfg.Permissions.Lockdown}, nil
+}
 
 // printSession is the transcript of a print-mode run.
 type printSession interface {
