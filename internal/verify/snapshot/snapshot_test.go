@@ -144,3 +144,44 @@ func TestChangesOutsideGit(t *testing.T) {
 		t.Fatalf("original bytes: %q", got)
 	}
 }
+
+func TestDigestAndMaterialize(t *testing.T) {
+	ctx := context.Background()
+	root := gitRepo(t)
+	if err := os.Remove(filepath.Join(root, "b.go")); err != nil { // deleted before the turn
+		t.Fatal(err)
+	}
+	s, err := Take(ctx, &run.Runner{}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, _ := s.Changes(ctx)
+	d0 := s.Digest(c0)
+	write(t, root, "a.go", "package a // edited\n")
+	c1, _ := s.Changes(ctx)
+	d1 := s.Digest(c1)
+	write(t, root, "a.go", "package a // edited again\n")
+	c2, _ := s.Changes(ctx)
+	if d0 == d1 || d1 == s.Digest(c2) {
+		t.Fatal("digest did not move with the content")
+	}
+	write(t, root, "a.go", "package a\n")
+	c3, _ := s.Changes(ctx)
+	if s.Digest(c3) != d0 {
+		t.Fatal("content back as it was, digest should be too")
+	}
+
+	dir := t.TempDir()
+	if err := s.Materialize(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"a.go": "package a\n", "keep.txt": "dirty before the turn\n", "untracked.txt": "untracked before the turn\n", "dir with space/ü.txt": "unicode\n"} {
+		got, err := os.ReadFile(filepath.Join(dir, path))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", path, got, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.go")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("b.go was deleted before the turn; the copy has it (%v)", err)
+	}
+}
