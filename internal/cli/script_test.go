@@ -43,11 +43,17 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// setupScript gives each script its own CHANTO_HOME, no API keys, and the
-// Go caches of the machine so `go test` inside a script need not rebuild
-// the standard library.
+// setupScript gives each script its own CHANTO_HOME (outside $WORK, so it
+// never shows up as a change in the script's repository), no API keys, and
+// the Go caches of the machine so `go test` inside a script need not
+// rebuild the standard library.
 func setupScript(env *testscript.Env) error {
-	env.Setenv("CHANTO_HOME", filepath.Join(env.WorkDir, ".chanto-home"))
+	home, err := os.MkdirTemp("", "chanto-home-")
+	if err != nil {
+		return err
+	}
+	env.Defer(func() { os.RemoveAll(home) })
+	env.Setenv("CHANTO_HOME", home)
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
 		if v := goEnv(k); v != "" {
 			env.Setenv(k, v)
