@@ -90,7 +90,7 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		return Result{}, err
 	}
 	notes = append(notes, learnCwd(env, cwdFile.Name())...)
-	return Result{Output: formatBash(res, timeout, notes), IsError: res.TimedOut}, nil
+	return Result{Output: formatBash(res, timeout, notes), IsError: res.TimedOut, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Dir: dir}, nil
 }
 
 // bashScript wraps the command so that, however it ends (normally, exit,

@@ -27,6 +27,12 @@ type Tool interface {
 type Result struct {
 	Output  string
 	IsError bool
+	// For bash: the command's exit code, whether it timed out, and the
+	// folder it ran in. The gate reads them to judge the model's own test
+	// runs without parsing the output.
+	ExitCode int
+	TimedOut bool
+	Dir      string
 }
 
 // Env is the state tools share within a session.
