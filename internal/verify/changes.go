@@ -202,3 +202,23 @@ func splitZ(b []byte) []string {
 	}
 	return out
 }
+
+// dropUnder removes the paths inside dir (chanto's own state folder, when
+// it lives in the repository: a home folder under git).
+func (cs *ChangeSet) dropUnder(dir string) {
+	rel, err := filepath.Rel(cs.Root, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return
+	}
+	prefix := filepath.ToSlash(rel) + "/"
+	keep := func(list []string) []string {
+		out := list[:0]
+		for _, p := range list {
+			if !strings.HasPrefix(p, prefix) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	cs.Changed, cs.Added, cs.Deleted = keep(cs.Changed), keep(cs.Added), keep(cs.Deleted)
+}

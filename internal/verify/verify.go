@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
@@ -248,6 +249,7 @@ func (e *engine) changeSet(ctx context.Context) error {
 		return err
 	}
 	e.cs = cs
+	e.cs.dropUnder(config.Home())
 	if cs.Git {
 		e.src = GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
 	}

@@ -1,6 +1,5 @@
 package protect
 
-func analyzeJava(src []byte) *fileModel                        { return &fileModel{} }
 func harnessKind(p string) string                              { return "" }
 func checkHarness(h, p string, b, a []byte) []Violation        { return nil }
 func envChecks(p, lang string, b, a []byte) []Violation        { return nil }

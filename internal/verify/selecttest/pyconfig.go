@@ -1,0 +1,170 @@
+package selecttest
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// pytestConfig is the part of pytest's configuration that decides which
+// files are tests and where imports resolve.
+type pytestConfig struct {
+	// File is the configuration file used ("" when none).
+	File        string
+	TestPaths   []string
+	PythonPath  []string
+	PythonFiles []string
+	// DoctestModules is set when addopts collects doctests from modules.
+	DoctestModules bool
+	// Scripts maps console-script names to the module they run.
+	Scripts map[string]string
+}
+
+// readPytestConfig finds pytest's configuration in dir the way pytest
+// does: the first of pytest.ini, .pytest.ini, pyproject.toml (with a
+// [tool.pytest.ini_options] table), tox.ini ([pytest]) and setup.cfg
+// ([tool:pytest]).
+func readPytestConfig(dir string) pytestConfig {
+	cfg := pytestConfig{Scripts: map[string]string{}}
+	readScripts(dir, &cfg)
+	for _, c := range []struct{ file, section string }{
+		{"pytest.ini", "pytest"}, {".pytest.ini", "pytest"}, {"pyproject.toml", ""},
+		{"tox.ini", "pytest"}, {"setup.cfg", "tool:pytest"},
+	} {
+		p := filepath.Join(dir, c.file)
+		var vals map[string]string
+		var ok bool
+		if c.section == "" {
+			vals, ok = pyprojectPytest(p)
+		} else {
+			vals, ok = iniSection(p, c.section)
+			ok = ok || c.file == "pytest.ini" && fileExists(p)
+		}
+		if !ok {
+			continue
+		}
+		cfg.File = c.file
+		cfg.TestPaths = strings.Fields(vals["testpaths"])
+		cfg.PythonPath = strings.Fields(vals["pythonpath"])
+		cfg.PythonFiles = strings.Fields(vals["python_files"])
+		cfg.DoctestModules = strings.Contains(vals["addopts"], "--doctest-modules")
+		break
+	}
+	if len(cfg.PythonFiles) == 0 {
+		cfg.PythonFiles = []string{"test_*.py", "*_test.py"}
+	}
+	return cfg
+}
+
+// iniSection reads one section of an INI file; multi-line values are
+// joined with spaces.
+func iniSection(file, section string) (map[string]string, bool) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	vals := map[string]string{}
+	in, found, key := false, false, ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		trim := strings.TrimSpace(line)
+		switch {
+		case trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, ";"):
+			continue
+		case strings.HasPrefix(trim, "[") && strings.HasSuffix(trim, "]"):
+			in = strings.TrimSpace(trim[1:len(trim)-1]) == section
+			found = found || in
+			key = ""
+		case !in:
+		case line[0] == ' ' || line[0] == '\t':
+			if key != "" {
+				vals[key] += " " + trim
+			}
+		default:
+			i := strings.IndexAny(trim, "=:")
+			if i < 0 {
+				continue
+			}
+			key = strings.TrimSpace(trim[:i])
+			vals[key] = strings.TrimSpace(trim[i+1:])
+		}
+	}
+	return vals, found
+}
+
+// pyprojectPytest reads [tool.pytest.ini_options] as strings.
+func pyprojectPytest(file string) (map[string]string, bool) {
+	var doc struct {
+		Tool struct {
+			Pytest struct {
+				IniOptions map[string]any `toml:"ini_options"`
+			} `toml:"pytest"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.DecodeFile(file, &doc); err != nil || doc.Tool.Pytest.IniOptions == nil {
+		return nil, false
+	}
+	vals := map[string]string{}
+	for k, v := range doc.Tool.Pytest.IniOptions {
+		switch v := v.(type) {
+		case string:
+			vals[k] = v
+		case []any:
+			var parts []string
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					parts = append(parts, s)
+				}
+			}
+			vals[k] = strings.Join(parts, " ")
+		}
+	}
+	return vals, true
+}
+
+// readScripts records console scripts ([project.scripts] in
+// pyproject.toml, console_scripts in setup.cfg): a test that runs one by
+// name runs its module.
+func readScripts(dir string, cfg *pytestConfig) {
+	var doc struct {
+		Project struct {
+			Scripts map[string]string `toml:"scripts"`
+		} `toml:"project"`
+		Tool struct {
+			Poetry struct {
+				Scripts map[string]any `toml:"scripts"`
+			} `toml:"poetry"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(dir, "pyproject.toml"), &doc); err == nil {
+		for name, target := range doc.Project.Scripts {
+			cfg.Scripts[name] = entryModule(target)
+		}
+		for name, target := range doc.Tool.Poetry.Scripts {
+			if s, ok := target.(string); ok {
+				cfg.Scripts[name] = entryModule(s)
+			}
+		}
+	}
+	if vals, ok := iniSection(filepath.Join(dir, "setup.cfg"), "options.entry_points"); ok {
+		// "console_scripts = a = m:f b = n:g" after joining lines.
+		fields := strings.Fields(strings.ReplaceAll(vals["console_scripts"], "=", " = "))
+		for i := 0; i+2 < len(fields); i++ {
+			if fields[i+1] == "=" {
+				cfg.Scripts[fields[i]] = entryModule(fields[i+2])
+				i += 2
+			}
+		}
+	}
+}
+
+// entryModule turns "pkg.cli:main" into "pkg.cli".
+func entryModule(target string) string {
+	mod, _, _ := strings.Cut(strings.TrimSpace(target), ":")
+	return strings.TrimSpace(mod)
+}

@@ -1,0 +1,438 @@
+package selecttest
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// pyEdge is a dependency of one Python file on another. A deep edge means
+// the target's code runs and its own imports count; a shallow one (a
+// package __init__ passed through on the way to a submodule or to the
+// module that defines an imported name) counts only the file itself.
+type pyEdge struct {
+	To   string
+	Deep bool
+	// Hidden names a dependency no import shows ("runs project code in a
+	// subprocess", "loads modules by name"); empty for imports.
+	Hidden string
+}
+
+// pyProject is the static import graph of a Python project.
+type pyProject struct {
+	dir   string
+	cfg   pytestConfig
+	files map[string]bool // .py files, slash paths relative to dir
+	dirs  map[string]bool // folders holding them
+	roots []string        // import roots, "." first
+	src   map[string]*pyFile
+	edges map[string][]pyEdge
+	// exporting guards export resolution against import cycles.
+	exporting map[string]bool
+}
+
+// loadPyProject indexes the .py files under dir. extra are paths (deleted
+// files) that imports may still name.
+func loadPyProject(dir string, cfg pytestConfig, extra []string) *pyProject {
+	p := &pyProject{dir: dir, cfg: cfg, files: map[string]bool{}, dirs: map[string]bool{},
+		src: map[string]*pyFile{}, edges: map[string][]pyEdge{}, exporting: map[string]bool{}}
+	walkFiles(dir, func(rel string) bool {
+		return keepSourceDir(rel) && !fileExists(filepath.Join(dir, filepath.FromSlash(rel), "pyvenv.cfg"))
+	}, func(rel string) bool {
+		if strings.HasSuffix(rel, ".py") {
+			p.addFile(rel)
+		}
+		return true
+	})
+	for _, f := range extra {
+		if strings.HasSuffix(f, ".py") {
+			p.addFile(f)
+		}
+	}
+	p.roots = []string{"."}
+	if p.dirs["src"] {
+		p.roots = append(p.roots, "src")
+	}
+	for _, r := range cfg.PythonPath {
+		r = path.Clean(filepath.ToSlash(r))
+		if !strings.HasPrefix(r, "..") && !contains(p.roots, r) {
+			p.roots = append(p.roots, r)
+		}
+	}
+	return p
+}
+
+func (p *pyProject) addFile(rel string) {
+	p.files[rel] = true
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		p.dirs[d] = true
+	}
+}
+
+// parsed returns the facts of one file (empty for a deleted file).
+func (p *pyProject) parsed(rel string) *pyFile {
+	if f := p.src[rel]; f != nil {
+		return f
+	}
+	data, _ := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(rel)))
+	f := parsePy(string(data))
+	p.src[rel] = f
+	return f
+}
+
+// join is path.Join that keeps "." roots clean.
+func join(dir string, parts ...string) string {
+	return path.Join(append([]string{dir}, parts...)...)
+}
+
+// pyTarget is where a dotted name landed: a module file, or a package
+// folder (with or without __init__.py).
+type pyTarget struct {
+	File string // module file or package __init__.py; "" for a namespace package
+	Dir  string // package folder; "" for a plain module
+}
+
+// walkModule resolves parts below base (a root or a relative-import
+// folder), returning the shallow edges passed through and the target.
+func (p *pyProject) walkModule(base string, parts []string) ([]pyEdge, pyTarget, bool) {
+	var edges []pyEdge
+	cur := base
+	if len(parts) == 0 {
+		init := join(cur, "__init__.py")
+		if p.files[init] {
+			return nil, pyTarget{File: init, Dir: cur}, true
+		}
+		return nil, pyTarget{Dir: cur}, cur == "." || p.dirs[cur]
+	}
+	for i, part := range parts {
+		mod := join(cur, part+".py")
+		pkg := join(cur, part)
+		init := join(pkg, "__init__.py")
+		last := i == len(parts)-1
+		switch {
+		case p.files[init] || p.dirs[pkg]:
+			if last {
+				t := pyTarget{Dir: pkg}
+				if p.files[init] {
+					t.File = init
+				}
+				return edges, t, true
+			}
+			if p.files[init] {
+				edges = append(edges, pyEdge{To: init})
+			}
+			cur = pkg
+		case p.files[mod]:
+			// Anything after a module is an attribute of it.
+			return edges, pyTarget{File: mod}, true
+		default:
+			return nil, pyTarget{}, false
+		}
+	}
+	return edges, pyTarget{}, false
+}
+
+// resolveAbs resolves an absolute module name from file `from`: through
+// the configured roots, then the folder pytest puts on sys.path for it
+// (the first ancestor without __init__.py).
+func (p *pyProject) resolveAbs(from, name string) ([]pyEdge, pyTarget, bool) {
+	if name == "" {
+		return nil, pyTarget{}, false
+	}
+	parts := strings.Split(name, ".")
+	for _, root := range append(p.roots, p.baseDir(from)) {
+		if edges, t, ok := p.walkModule(root, parts); ok {
+			return edges, t, true
+		}
+	}
+	return nil, pyTarget{}, false
+}
+
+// baseDir is the folder pytest's default import mode inserts for a file.
+func (p *pyProject) baseDir(file string) string {
+	d := path.Dir(file)
+	for d != "." && p.files[join(d, "__init__.py")] {
+		d = path.Dir(d)
+	}
+	return d
+}
+
+// importEdges resolves one import statement of file `from`.
+func (p *pyProject) importEdges(from string, imp pyImport) []pyEdge {
+	var edges []pyEdge
+	var t pyTarget
+	var ok bool
+	if imp.Level > 0 {
+		base := path.Dir(from)
+		for i := 1; i < imp.Level; i++ {
+			base = path.Dir(base)
+		}
+		var parts []string
+		if imp.Module != "" {
+			parts = strings.Split(imp.Module, ".")
+		}
+		edges, t, ok = p.walkModule(base, parts)
+	} else {
+		edges, t, ok = p.resolveAbs(from, imp.Module)
+	}
+	if !ok {
+		return nil
+	}
+	if !imp.From {
+		if t.File != "" {
+			edges = append(edges, pyEdge{To: t.File, Deep: true})
+		}
+		return edges
+	}
+	if t.Dir == "" {
+		return append(edges, pyEdge{To: t.File, Deep: true})
+	}
+	if t.File != "" {
+		edges = append(edges, pyEdge{To: t.File})
+	}
+	for _, n := range imp.Names {
+		edges = append(edges, p.nameEdges(t, n.Name)...)
+	}
+	return edges
+}
+
+// nameEdges resolves `from pkg import name`: a submodule, or the module
+// that defines the name the package re-exports.
+func (p *pyProject) nameEdges(t pyTarget, name string) []pyEdge {
+	if name == "*" {
+		if t.File == "" {
+			return nil
+		}
+		return []pyEdge{{To: t.File, Deep: true}}
+	}
+	if sub, st, ok := p.walkModule(t.Dir, []string{name}); ok {
+		if st.File != "" {
+			return append(sub, pyEdge{To: st.File, Deep: true})
+		}
+		return sub
+	}
+	if t.File == "" {
+		return nil
+	}
+	return p.exportEdges(t.File, name)
+}
+
+// exportEdges finds where a package __init__ gets name from. When it
+// cannot tell (the name is defined in the __init__ itself, or comes from
+// a __getattr__), the whole __init__ counts.
+func (p *pyProject) exportEdges(init, name string) []pyEdge {
+	whole := []pyEdge{{To: init, Deep: true}}
+	key := init + "\x00" + name
+	if p.exporting[key] {
+		return whole
+	}
+	p.exporting[key] = true
+	defer delete(p.exporting, key)
+	f := p.parsed(init)
+	for _, imp := range f.Imports {
+		if !imp.Top {
+			continue
+		}
+		if !imp.From {
+			if imp.As == name || imp.As == "" && strings.SplitN(imp.Module, ".", 2)[0] == name {
+				return p.importEdges(init, imp)
+			}
+			continue
+		}
+		for _, n := range imp.Names {
+			if n.As == name && n.Name != "*" {
+				one := imp
+				one.Names = []pyName{n}
+				return p.importEdges(init, one)
+			}
+		}
+	}
+	if f.Defined[name] || f.Dynamic {
+		return whole
+	}
+	// A star import may bring it: take the module that defines it.
+	for _, imp := range f.Imports {
+		if !imp.Top || !imp.From || len(imp.Names) != 1 || imp.Names[0].Name != "*" {
+			continue
+		}
+		for _, e := range p.importEdges(init, imp) {
+			if e.Deep && p.parsed(e.To).Defined[name] {
+				return []pyEdge{e}
+			}
+		}
+	}
+	return whole
+}
+
+// fileEdges lists every dependency of one file: its imports, pytest
+// plugins, and the hidden ones (scripts it runs, modules it loads by name).
+func (p *pyProject) fileEdges(rel string) []pyEdge {
+	if e, ok := p.edges[rel]; ok {
+		return e
+	}
+	p.edges[rel] = nil // cycles
+	f := p.parsed(rel)
+	var edges []pyEdge
+	for _, imp := range f.Imports {
+		edges = append(edges, p.importEdges(rel, imp)...)
+	}
+	for _, plug := range f.Plugins {
+		edges = append(edges, p.importEdges(rel, pyImport{Module: plug})...)
+	}
+	edges = append(edges, p.hiddenEdges(rel, f)...)
+	p.edges[rel] = edges
+	return edges
+}
+
+const (
+	hiddenSubprocess = "runs project code in a subprocess"
+	hiddenDynamic    = "loads modules by name"
+)
+
+// hiddenEdges are dependencies no import shows. A file that starts
+// processes depends on the scripts and modules it names; if it runs
+// sys.executable with nothing we can resolve, on every module. A file
+// that imports by computed name depends on every module of its top-level
+// package.
+func (p *pyProject) hiddenEdges(rel string, f *pyFile) []pyEdge {
+	var edges []pyEdge
+	add := func(to string) { edges = append(edges, pyEdge{To: to, Deep: true, Hidden: hiddenSubprocess}) }
+	if f.Subprocess {
+		resolved := false
+		for _, s := range f.Scripts {
+			if t := p.findScript(rel, s); t != "" {
+				add(t)
+				resolved = true
+			}
+		}
+		for _, m := range f.ModuleRuns {
+			for _, e := range p.importEdges(rel, pyImport{Module: m}) {
+				add(e.To)
+				resolved = true
+			}
+		}
+		for _, s := range f.Strings {
+			if mod, ok := p.cfg.Scripts[s]; ok {
+				for _, e := range p.importEdges(rel, pyImport{Module: mod}) {
+					add(e.To)
+					resolved = true
+				}
+			}
+		}
+		if f.SysExecutable && !resolved {
+			for _, all := range p.sortedFiles("") {
+				add(all)
+			}
+		}
+	}
+	if f.Dynamic {
+		top := ""
+		if d := path.Dir(rel); d != "." && p.files[join(d, "__init__.py")] {
+			top = d
+			for p.files[join(path.Dir(top), "__init__.py")] {
+				top = path.Dir(top)
+			}
+		}
+		for _, t := range p.sortedFiles(top) {
+			if t != rel {
+				edges = append(edges, pyEdge{To: t, Deep: true, Hidden: hiddenDynamic})
+			}
+		}
+	}
+	return edges
+}
+
+// findScript resolves a script literal against the project root and the
+// file's folder.
+func (p *pyProject) findScript(from, s string) string {
+	s = filepath.ToSlash(s)
+	for _, base := range []string{".", path.Dir(from)} {
+		if t := path.Clean(join(base, s)); p.files[t] {
+			return t
+		}
+	}
+	return ""
+}
+
+// sortedFiles lists the project's files under dir ("" for all).
+func (p *pyProject) sortedFiles(dir string) []string {
+	var out []string
+	for f := range p.files {
+		if dir == "" || strings.HasPrefix(f, dir+"/") {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pyReach is what one test file depends on.
+type pyReach struct {
+	// Files reached through imports only.
+	Plain map[string]bool
+	// All adds files reached through hidden dependencies, with why.
+	All map[string]string
+}
+
+// reach walks the graph from a test file and its conftest.py files.
+func (p *pyProject) reach(test string) pyReach {
+	r := pyReach{Plain: map[string]bool{}, All: map[string]string{}}
+	start := []pyEdge{{To: test, Deep: true}}
+	for d := path.Dir(test); ; d = path.Dir(d) {
+		if c := join(d, "conftest.py"); p.files[c] {
+			start = append(start, pyEdge{To: c, Deep: true})
+		}
+		if d == "." {
+			break
+		}
+	}
+	p.walk(start, false, func(f string, _ string) { r.Plain[f] = true })
+	p.walk(start, true, func(f string, why string) {
+		if !r.Plain[f] {
+			r.All[f] = why
+		} else {
+			r.All[f] = ""
+		}
+	})
+	return r
+}
+
+// walk visits every file reachable from start; hidden edges are followed
+// only when withHidden is set, and visit gets the reason of the first
+// hidden edge on the way.
+func (p *pyProject) walk(start []pyEdge, withHidden bool, visit func(file, why string)) {
+	type item struct {
+		e   pyEdge
+		why string
+	}
+	deep := map[string]bool{}
+	seen := map[string]bool{}
+	queue := make([]item, 0, len(start))
+	for _, e := range start {
+		queue = append(queue, item{e, e.Hidden})
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if !seen[it.e.To] {
+			seen[it.e.To] = true
+			visit(it.e.To, it.why)
+		}
+		if !it.e.Deep || deep[it.e.To] {
+			continue
+		}
+		deep[it.e.To] = true
+		for _, e := range p.fileEdges(it.e.To) {
+			if e.Hidden != "" && !withHidden {
+				continue
+			}
+			why := it.why
+			if why == "" {
+				why = e.Hidden
+			}
+			queue = append(queue, item{e, why})
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package selecttest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// importsOf renders a file's imports compactly: "a.b", "from ..m: x,y".
+func importsOf(f *pyFile) string {
+	var out []string
+	for _, imp := range f.Imports {
+		if !imp.From {
+			out = append(out, strings.Repeat(".", imp.Level)+imp.Module)
+			continue
+		}
+		var names []string
+		for _, n := range imp.Names {
+			if n.As != n.Name {
+				names = append(names, n.Name+" as "+n.As)
+			} else {
+				names = append(names, n.Name)
+			}
+		}
+		out = append(out, fmt.Sprintf("from %s%s: %s", strings.Repeat(".", imp.Level), imp.Module, strings.Join(names, ",")))
+	}
+	return strings.Join(out, "; ")
+}
+
+func TestParsePyImports(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"import a.b.c\n", "a.b.c"},
+		{"import a, b.c as d\n", "a; b.c"},
+		{"from a.b import c\n", "from a.b: c"},
+		{"from . import x\n", "from .: x"},
+		{"from ..m import y as z\n", "from ..m: y as z"},
+		{"from pkg import (\n    one,\n    two as deux,  # comment\n)\n", "from pkg: one,two as deux"},
+		{"from pkg import one, \\\n    two\n", "from pkg: one,two"},
+		{"def f():\n    import inner.mod\n    return 1\n", "inner.mod"},
+		{"try:\n    import fast\nexcept ImportError:\n    import slow\n", "fast; slow"},
+		{"try: import fast\nexcept ImportError: import slow\n", "fast; slow"},
+		{"import a; import b\n", "a; b"},
+		{"if TYPE_CHECKING:\n    from x import Y\n", "from x: Y"},
+		{"from m import *\n", "from m: *"},
+		{"s = 'import not_me'\nt = \"\"\"\nimport nor_me\n\"\"\"\n# import comment\n", ""},
+		{"x = f'{a}' ; r'\\'' ; import after_strings\n", "after_strings"},
+		{"importlib.import_module(\"lit.mod\")\n", "lit.mod"},
+		{"m = __import__('other')\n", "other"},
+		{"import_module('.rel', __package__)\n", ".rel"},
+		{"importer = 'from'\nfrom_ = 1\n", ""},
+	}
+	for _, tc := range cases {
+		if got := importsOf(parsePy(tc.src)); got != tc.want {
+			t.Errorf("%q:\n got  %s\n want %s", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestParsePyFacts(t *testing.T) {
+	f := parsePy("import importlib, subprocess, sys\n" +
+		"def load(n):\n    return importlib.import_module('plug.' + n)\n" +
+		"class K: pass\nX = 1\nA, B = 2, 3\nC: int = 4\nif X == 1:\n    Y = 2\n" +
+		"subprocess.run([sys.executable, 'scripts/tool.py', '-m', 'pkg.cli', 'mycli'])\n" +
+		"pytest_plugins = ['helpers.fixtures']\n")
+	if !f.Dynamic || !f.Subprocess || !f.SysExecutable {
+		t.Fatalf("dynamic=%v subprocess=%v sysexec=%v", f.Dynamic, f.Subprocess, f.SysExecutable)
+	}
+	for _, n := range []string{"load", "K", "X", "A", "B", "C", "importlib"} {
+		if !f.Defined[n] {
+			t.Errorf("%s not recorded as defined", n)
+		}
+	}
+	if f.Defined["Y"] || f.Defined["n"] {
+		t.Errorf("nested names recorded: %v", f.Defined)
+	}
+	if !equal(f.Scripts, []string{"scripts/tool.py"}) || !equal(f.ModuleRuns, []string{"pkg.cli"}) ||
+		!contains(f.Strings, "mycli") || !equal(f.Plugins, []string{"helpers.fixtures"}) {
+		t.Fatalf("scripts=%q modules=%q strings=%q plugins=%q", f.Scripts, f.ModuleRuns, f.Strings, f.Plugins)
+	}
+	if g := parsePy("import os\nos.system('ls')\n"); !g.Subprocess {
+		t.Error("os.system not seen as a process start")
+	}
+}

@@ -1,0 +1,282 @@
+package selecttest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func init() {
+	analyzers[detect.Pytest] = selectPython
+	analyzers[detect.Unittest] = selectPython
+}
+
+// pyTestFiles lists the project's test files: pytest's python_files
+// patterns under testpaths (or everywhere), or unittest's test*.py.
+func (p *pyProject) testFiles(unittest bool) []string {
+	patterns := p.cfg.PythonFiles
+	if unittest {
+		patterns = []string{"test*.py"}
+	}
+	var out []string
+	for f := range p.files {
+		if !fileExists(filepath.Join(p.dir, filepath.FromSlash(f))) || !p.underTestPaths(f, unittest) {
+			continue
+		}
+		base := path.Base(f)
+		for _, pat := range patterns {
+			if ok, _ := path.Match(pat, base); ok && base != "conftest.py" {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *pyProject) underTestPaths(f string, unittest bool) bool {
+	if unittest || len(p.cfg.TestPaths) == 0 {
+		return true
+	}
+	for _, tp := range p.cfg.TestPaths {
+		tp = path.Clean(filepath.ToSlash(tp))
+		if tp == "." || f == tp || strings.HasPrefix(f, tp+"/") {
+			return true
+		}
+		if ok, _ := path.Match(tp, f); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// selectPython narrows pytest or unittest to the test modules that import
+// the change, directly or through other modules.
+func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
+	unittest := in.Check.Runner == detect.Unittest
+	changed := cleanChanged(in.Changed)
+	proj := loadPyProject(in.Check.Dir, readPytestConfig(in.Check.Dir), changed)
+	tests := proj.testFiles(unittest)
+	if len(tests) <= MinTestFiles {
+		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	}
+	isTest := map[string]bool{}
+	for _, t := range tests {
+		isTest[t] = true
+	}
+	added := toSet(in.Added)
+	selected := map[string]bool{}
+	var targets []string
+	for _, f := range changed {
+		switch {
+		case !strings.HasSuffix(f, ".py") && !strings.HasSuffix(f, ".pyi"):
+			return fullSelection(in.Check, f+" is not Python code"), nil
+		case isTest[f]:
+			selected[f] = true
+		case !fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))) && looksLikeTest(f, proj, unittest):
+			// A deleted test file has nothing left to run.
+		default:
+			targets = append(targets, f)
+		}
+	}
+	// widened are tests selected only through a hidden dependency.
+	widened := map[string]string{}
+	plain := map[string]bool{}
+	for t := range selected {
+		plain[t] = true
+	}
+	if len(targets) > 0 {
+		reaches := make(map[string]pyReach, len(tests))
+		for _, t := range tests {
+			reaches[t] = proj.reach(t)
+		}
+		for _, f := range targets {
+			found := false
+			for _, t := range tests {
+				why, ok := reaches[t].All[f]
+				if !ok {
+					continue
+				}
+				found = true
+				if why != "" {
+					widened[t] = why
+				} else {
+					plain[t] = true
+				}
+				selected[t] = true
+			}
+			if !found && !(added[f] && !proj.importedByAny(f)) {
+				return fullSelection(in.Check, f+" has no related tests"), nil
+			}
+		}
+	}
+	for t := range plain {
+		delete(widened, t)
+	}
+	if len(selected) == 0 {
+		return fullSelection(in.Check, "no related tests for the change"), nil
+	}
+	if len(selected) == len(tests) {
+		return fullSelection(in.Check, "the change reaches every test file"), nil
+	}
+	files := sortedKeys(selected)
+	if proj.cfg.DoctestModules && !unittest {
+		for _, f := range targets {
+			if fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))) && proj.underTestPaths(f, false) {
+				files = append(files, f)
+			}
+		}
+		sort.Strings(files)
+	}
+	var notes []string
+	for _, t := range sortedKeys(selectedOnly(widened)) {
+		notes = append(notes, t+": it "+widened[t])
+	}
+	if unittest {
+		return unittestSelection(in.Check, files, notes)
+	}
+	return narrowed(pytestArgs(in.Check, files), files, notes), nil
+}
+
+func selectedOnly(m map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// looksLikeTest reports whether a (deleted) path matches the test patterns.
+func looksLikeTest(f string, p *pyProject, unittest bool) bool {
+	patterns := p.cfg.PythonFiles
+	if unittest {
+		patterns = []string{"test*.py"}
+	}
+	for _, pat := range patterns {
+		if ok, _ := path.Match(pat, path.Base(f)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// importedByAny reports whether any project file depends on f.
+func (p *pyProject) importedByAny(f string) bool {
+	for _, from := range p.sortedFiles("") {
+		if from == f {
+			continue
+		}
+		for _, e := range p.fileEdges(from) {
+			if e.To == f {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pytestArgs appends the test files to the check's argv, dropping the
+// paths it named (they would re-widen the run).
+func pytestArgs(c detect.Check, files []string) []string {
+	var out []string
+	afterPytest := false
+	for i, a := range c.Args {
+		if i > 0 && c.Args[i-1] == "-m" && a == "pytest" || path.Base(a) == "pytest" || path.Base(a) == "py.test" {
+			afterPytest = true
+			out = append(out, a)
+			continue
+		}
+		if afterPytest && !strings.HasPrefix(a, "-") && pathExists(filepath.Join(c.Dir, a)) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return append(out, files...)
+}
+
+func pathExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// unittestSelection names the selected modules in dotted form after
+// `-m unittest`; discovery arguments are dropped. Discovery from another
+// top-level folder cannot be narrowed by module name.
+func unittestSelection(c detect.Check, files, notes []string) (Selection, error) {
+	var args []string
+	for i, a := range c.Args {
+		args = append(args, a)
+		if a == "unittest" && i > 0 && c.Args[i-1] == "-m" {
+			rest := c.Args[i+1:]
+			if top := discoveryTop(rest); top != "." {
+				return fullSelection(c, "unittest discovers tests from "+top+", which module names cannot narrow"), nil
+			}
+			break
+		}
+	}
+	var mods []string
+	for _, f := range files {
+		mod := strings.ReplaceAll(strings.TrimSuffix(f, ".py"), "/", ".")
+		for _, part := range strings.Split(mod, ".") {
+			if !isIdentifier(part) {
+				return fullSelection(c, f+" has no importable module name"), nil
+			}
+		}
+		mods = append(mods, mod)
+	}
+	return narrowed(append(args, mods...), mods, notes), nil
+}
+
+// discoveryTop returns the top-level folder of `unittest discover` args
+// ("." when not discovering from elsewhere).
+func discoveryTop(args []string) string {
+	if len(args) == 0 || args[0] != "discover" {
+		return "."
+	}
+	start, top := ".", ""
+	var pos []string
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case (a == "-s" || a == "--start-directory") && i+1 < len(args):
+			start = args[i+1]
+			i++
+		case (a == "-t" || a == "--top-level-directory") && i+1 < len(args):
+			top = args[i+1]
+			i++
+		case (a == "-p" || a == "--pattern") && i+1 < len(args):
+			i++
+		case !strings.HasPrefix(a, "-"):
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) > 0 {
+		start = pos[0]
+	}
+	if len(pos) > 2 {
+		top = pos[2]
+	}
+	if top == "" {
+		top = start
+	}
+	return path.Clean(filepath.ToSlash(top))
+}
+
+func isIdentifier(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r > 127) {
+			return false
+		}
+	}
+	return true
+}
