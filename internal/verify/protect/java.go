@@ -320,9 +320,9 @@ func (a *javaAnalyzer) assertion(n *node, g int) (assertion, bool) {
 	switch {
 	case len(args) >= 2 && strings.HasPrefix(name, "assert") && name != "assertThat" && name != "assertThrows":
 		// JUnit order: (expected, actual) possibly after a message.
-		e, s := args[len(args)-2], args[len(args)-1]
-		if len(args) == 3 && args[0].kind == "string_literal" && !strings.Contains(name, "Equals") {
-			e, s = args[1], args[2]
+		e, s := args[0], args[1]
+		if len(args) >= 3 && args[0].kind == "string_literal" && args[len(args)-1].kind != "string_literal" {
+			e, s = args[1], args[2] // JUnit 4: message first
 		}
 		as.expected, as.subject = a.tk.norm(e), a.tk.norm(s)
 	case len(args) >= 1:
