@@ -27,6 +27,18 @@ const excerptTail = 8 << 10
 // suite when a narrowed run could not run, and emits verify.check.
 func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (CheckRun, error) {
 	sel := e.selection(ctx, c)
+	if e.opts.Prior != nil {
+		planned := Planned{Dir: c.Dir, Runner: c.Runner, Full: sel.Full, Targets: sel.Targets, Command: shownCommand(c, sel.Args)}
+		if pr := e.opts.Prior(planned); pr != nil {
+			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, check: c, args: sel.Args}
+			if sel.Full {
+				cr.Scope = "full"
+			}
+			cr = e.fromPrior(cr, pr)
+			e.emitCheck(index, cr)
+			return cr, nil
+		}
+	}
 	cr, err := e.execute(ctx, c, sel)
 	if err != nil {
 		return cr, err
@@ -42,11 +54,16 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (Check
 			cr = retry
 		}
 	}
+	e.emitCheck(index, cr)
+	return cr, nil
+}
+
+func (e *engine) emitCheck(index int, cr CheckRun) {
 	e.emit(event.Event{Type: event.VerifyCheck, Check: &event.Check{
 		Index: index, Command: cr.Command, Dir: cr.Dir, Passed: cr.Passed, Scope: cr.Scope,
 		DurationMS: cr.DurationMS, ExitCode: cr.ExitCode, TimedOut: cr.TimedOut, Refused: cr.Refused,
+		FromModelRun: cr.FromModelRun,
 	}})
-	return cr, nil
 }
 
 // selection asks selecttest for the scope of a check; configured checks

@@ -49,6 +49,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	switch {
 	case last.NotFound != "":
 		return NotVerified, fmt.Sprintf("%s%s is not installed (%s).", nv, last.NotFound, cmd)
+	case last.TimedOut && last.FromModelRun:
+		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again.", nv, cmd)
 	case last.TimedOut:
 		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatDuration(e.opts.Timeout))
 	case last.Refused:
@@ -100,6 +102,10 @@ func nameList(ns []string) string {
 func passedList(rep *Report, e *engine) string {
 	parts := make([]string, 0, len(rep.Checks))
 	for _, c := range rep.Checks {
+		if c.FromModelRun {
+			parts = append(parts, e.shownDir(c.check.Dir)+c.Command+" (your own run, not repeated)")
+			continue
+		}
 		parts = append(parts, e.shownDir(c.check.Dir)+c.Command+" ("+formatDuration(c.Duration)+")")
 	}
 	return strings.Join(parts, ", ")

@@ -29,6 +29,13 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		return nil
 	}
 	rep.NewFailures = append(rep.NewFailures, last.Failures...)
+	if b := e.opts.Baseline; b != nil && len(last.Failures) > 0 {
+		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), *b)
+		rep.NewFailures = pick(last.Failures, newIDs)
+		rep.AlreadyFailing = pick(last.Failures, oldIDs)
+		last.Baseline = &BaselineRun{Kind: "copy", Ran: b.Ran, Failures: []Failure{}}
+		return nil
+	}
 	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
 		return nil
 	}

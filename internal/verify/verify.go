@@ -18,6 +18,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
 )
@@ -76,6 +77,14 @@ type Options struct {
 	FullRunSecs map[string]float64
 	// NoBaseline skips the baseline run after a failure.
 	NoBaseline bool
+	// Prior, when set, is asked before each check runs whether an earlier
+	// run already settles it (the agent passes the model's own covering
+	// runs); a non-nil answer is used instead of running the check.
+	Prior func(Planned) *Prior
+	// Baseline, when set, is a baseline recorded beforehand (the agent's
+	// full-scope run in a copy of the turn-start tree): failures are
+	// classified against it and no putback runs.
+	Baseline *baseline.Run
 	// HistoryDir and Watcher are passed to the putback baseline (tests).
 	HistoryDir string
 	Watcher    []string
@@ -147,6 +156,9 @@ type CheckRun struct {
 	// FullRetry is set when a related run could not run and the full
 	// suite ran instead; it says why.
 	FullRetry string `json:"full_retry,omitempty"`
+	// FromModelRun is set when the model's own run stood in for the
+	// check and nothing was executed.
+	FromModelRun bool `json:"from_model_run,omitempty"`
 
 	check detect.Check
 	args  []string

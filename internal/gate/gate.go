@@ -1,0 +1,330 @@
+// Package gate is verified mode inside the agent: a stop policy that takes a
+// snapshot when a turn starts, watches every tool call for changed files,
+// test tampering and the model's own test runs, and rules on the final
+// answer with the same engine as `chanto verify` (DESIGN §4–5). It sits
+// above the agent (it implements agent.StopPolicy) and the model-free
+// gate in internal/verify; the agent knows nothing of it.
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/tool"
+	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/snapshot"
+)
+
+// offSendBacks caps the answers sent back with verify off (per rule).
+const offSendBacks = 2
+
+// Options configure the policy.
+type Options struct {
+	// Verify turns the done-gate on (--verify, [guardrails] enabled).
+	// Off, only test protection and the failed-run rule apply.
+	Verify bool
+	// Full forces the full suite (--verify-full, scope = "full").
+	Full bool
+	// Checks replace detection (--verify-check, [guardrails] checks).
+	Checks []string
+	// MaxAttempts bounds the failed gate runs sent back to the model.
+	MaxAttempts int
+	// Timeout bounds each check run.
+	Timeout time.Duration
+	// ProtectTests turns test protection on; AllowTestEdits exempts paths
+	// the user named.
+	ProtectTests   bool
+	AllowTestEdits []string
+	// Runner executes checks (sandbox and pass_env included).
+	Runner *run.Runner
+	// HistoryDir holds putback saves (tests set it).
+	HistoryDir string
+}
+
+// Policy implements agent.StopPolicy and agent.TurnStarter. One Policy
+// serves a whole session; per-turn state is reset when a turn starts.
+type Policy struct {
+	opts Options
+
+	mu sync.Mutex
+	// fullRunSecs remembers full-suite durations across the session.
+	fullRunSecs map[string]float64
+	t           *turn
+}
+
+// turn is the state of one turn.
+type turn struct {
+	snap     *snapshot.Snapshot
+	snapErr  error
+	change   snapshot.Change
+	version  int    // bumped whenever the tree's content changes
+	digest   string // content digest of the change set at version
+	reported map[string]bool
+	runs     []ownRun
+
+	attempts     int // failed gate runs sent back
+	onlyOldPush  bool
+	protectBacks int
+	failedBacks  int
+	lastGate     *gateRun
+
+	baseline *copyBaseline // full scope: run in a copy of the turn-start tree
+}
+
+// gateRun remembers the last gate run of the turn.
+type gateRun struct {
+	version int
+	report  *verify.Report
+}
+
+var (
+	_ agent.StopPolicy  = (*Policy)(nil)
+	_ agent.TurnStarter = (*Policy)(nil)
+)
+
+// New returns a policy.
+func New(opts Options) *Policy {
+	if opts.MaxAttempts < 1 {
+		opts.MaxAttempts = 3
+	}
+	if opts.Runner == nil {
+		opts.Runner = &run.Runner{}
+	}
+	return &Policy{opts: opts, fullRunSecs: map[string]float64{}}
+}
+
+// OnTurnStart takes the turn snapshot and, for a full-scope verified turn,
+// starts the baseline run in a copy of the tree alongside the first model
+// call.
+func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
+	t := &turn{reported: map[string]bool{}}
+	t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, st.Root)
+	p.mu.Lock()
+	if p.t != nil && p.t.snap != nil {
+		p.t.snap.Close()
+	}
+	p.t = t
+	p.mu.Unlock()
+	if t.snapErr == nil && p.opts.Verify && p.opts.Full {
+		t.baseline = startCopyBaseline(ctx, t.snap, p.baselineOptions())
+	}
+	return nil
+}
+
+// AfterTool updates the change set, reports new test-protection violations
+// at once and records the model's own check runs.
+func (p *Policy) AfterTool(ctx context.Context, st *agent.TurnState, call llm.Part, res tool.Result) string {
+	t := p.turn()
+	if t == nil || t.snapErr != nil {
+		return ""
+	}
+	p.refresh(ctx, t)
+	var notes []string
+	if call.Name == "bash" {
+		p.recordRun(t, call, res, st)
+	}
+	if p.opts.ProtectTests {
+		if fresh := p.newViolations(t, st); len(fresh) > 0 {
+			notes = append(notes, protectNote(fresh))
+		}
+	}
+	return strings.Join(notes, "\n")
+}
+
+// OnFinal rules on the model's final answer (DESIGN §4 steps 2–5).
+func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string) agent.StopDecision {
+	t := p.turn()
+	if t == nil {
+		return agent.Accept()
+	}
+	if t.snapErr != nil {
+		if p.opts.Verify {
+			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: the change set could not be determined (" + t.snapErr.Error() + ")."}
+		}
+		return agent.Accept()
+	}
+	p.refresh(ctx, t)
+	if p.opts.ProtectTests {
+		if d, stop := p.protectGate(t, st); stop {
+			return d
+		}
+	}
+	if !p.opts.Verify {
+		return p.failedRunRule(t)
+	}
+	return p.gate(ctx, t, st)
+}
+
+func (p *Policy) turn() *turn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.t
+}
+
+// refresh recomputes the change set and bumps the version when the tree's
+// content moved.
+func (p *Policy) refresh(ctx context.Context, t *turn) {
+	c, err := t.snap.Changes(ctx)
+	if err != nil {
+		return
+	}
+	if d := t.snap.Digest(c); d != t.digest {
+		t.digest = d
+		t.version++
+	}
+	t.change = c
+}
+
+// recordRun keeps a bash call that ran a check.
+func (p *Policy) recordRun(t *turn, call llm.Part, res tool.Result, st *agent.TurnState) {
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(call.Input, &in) != nil || in.Command == "" {
+		return
+	}
+	dir := res.Dir
+	if dir == "" {
+		dir = st.Root
+	}
+	r, ok := parseOwnRun(in.Command, dir, p.opts.Checks)
+	if !ok {
+		return
+	}
+	r.Passed = res.ExitCode == 0 && !res.TimedOut && !res.IsError
+	r.TimedOut = res.TimedOut
+	r.Output = res.Output
+	r.Version = t.version
+	t.runs = append(t.runs, r)
+}
+
+// newViolations runs test protection on the changed files and returns
+// violations not reported before this turn, emitting protect.violation.
+func (p *Policy) newViolations(t *turn, st *agent.TurnState) []protect.Violation {
+	vs := p.violations(t)
+	var fresh []protect.Violation
+	for _, v := range vs {
+		key := v.File + "\x00" + v.Test + "\x00" + string(v.Kind)
+		if t.reported[key] {
+			continue
+		}
+		t.reported[key] = true
+		fresh = append(fresh, v)
+		emit(st, event.Event{Type: event.ProtectViolation, Violation: &event.Violation{
+			File: v.File, Test: v.Test, Line: v.Line, Kind: string(v.Kind), Before: v.Before, After: v.After, Message: v.Message}})
+	}
+	return fresh
+}
+
+// violations are the standing test-protection findings of the turn.
+func (p *Policy) violations(t *turn) []protect.Violation {
+	changed := t.change.All()
+	if len(changed) == 0 {
+		return nil
+	}
+	root := t.snap.Root()
+	vs, err := protect.Compare(t.snap, verify.DirSource(root), changed, protect.Options{Root: root, AllowEdits: p.opts.AllowTestEdits})
+	if err != nil {
+		return nil
+	}
+	return vs
+}
+
+// protectGate applies step 2 of the stop policy: standing violations send
+// the answer back (verify on: as a failed gate attempt; off: twice at most).
+func (p *Policy) protectGate(t *turn, st *agent.TurnState) (agent.StopDecision, bool) {
+	vs := p.violations(t)
+	if len(vs) == 0 {
+		return agent.StopDecision{}, false
+	}
+	evidence := fmt.Sprintf("⚠ Not verified: %s (fix the code, not the tests).", plural(len(vs), "test-protection violation"))
+	if p.opts.Verify {
+		t.attempts++
+		if t.attempts > p.opts.MaxAttempts {
+			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}, true
+		}
+	} else {
+		t.protectBacks++
+		if t.protectBacks > offSendBacks {
+			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}, true
+		}
+	}
+	return agent.SendBack(protectSendBack(vs)), true
+}
+
+// failedRunRule is the verify-off rule: finishing right after the model's
+// own failed check run, or with a failure re-run only at a narrower scope,
+// sends the answer back (twice at most).
+func (p *Policy) failedRunRule(t *turn) agent.StopDecision {
+	failed, why := unresolvedFailure(t.runs)
+	if failed == nil {
+		return agent.Accept()
+	}
+	t.failedBacks++
+	if t.failedBacks > offSendBacks {
+		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: " + why + "."}
+	}
+	return agent.SendBack(failedRunSendBack(*failed, why))
+}
+
+// unresolvedFailure finds a failed check run that no later passing run
+// covers. The last check run failing is the plain case.
+func unresolvedFailure(runs []ownRun) (*ownRun, string) {
+	for i := len(runs) - 1; i >= 0; i-- {
+		r := runs[i]
+		if r.Passed {
+			continue
+		}
+		covered := false
+		for _, later := range runs[i+1:] {
+			if later.Passed && later.Plain && (r.Plain && later.coversRun(r) || !r.Plain && later.All) {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		if i == len(runs)-1 {
+			return &runs[i], "your last check run failed: " + r.Command
+		}
+		return &runs[i], fmt.Sprintf("%s failed and no later passing run covers the same tests", r.Command)
+	}
+	return nil, ""
+}
+
+// coversRun reports whether r covers everything an earlier run e ran.
+func (r ownRun) coversRun(e ownRun) bool {
+	if e.All {
+		return r.covers(e.Dir, e.Runner, true, nil)
+	}
+	return r.covers(e.Dir, e.Runner, false, e.Targets)
+}
+
+func emit(st *agent.TurnState, ev event.Event) {
+	if st.Sink == nil {
+		return
+	}
+	ev.SessionID, ev.Turn, ev.Time = st.SessionID, st.Turn, time.Now()
+	st.Sink.Emit(ev)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func (p *Policy) baselineOptions() verify.Options {
+	return verify.Options{Checks: p.opts.Checks, Full: true, Timeout: p.opts.Timeout, Runner: p.opts.Runner, NoBaseline: true}
+}

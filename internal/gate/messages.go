@@ -1,0 +1,95 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/protect"
+)
+
+// maxFeedback bounds the check output sent back to the model.
+const maxFeedback = 12 << 10
+
+// protectNote is appended to the result of the tool call that tampered
+// with a test.
+func protectNote(vs []protect.Violation) string {
+	var b strings.Builder
+	b.WriteString("⚠ chanto test protection: this call changed existing tests in a way that is not allowed:\n")
+	for _, v := range vs {
+		b.WriteString("- " + indent(v.String()) + "\n")
+	}
+	b.WriteString("Restore the test; fix the code, not the tests. If what you were asked to do genuinely conflicts with an existing test, leave the test as it was and explain the conflict in your answer.")
+	return b.String()
+}
+
+// protectSendBack returns an answer that still stands on tampered tests.
+func protectSendBack(vs []protect.Violation) string {
+	var b strings.Builder
+	b.WriteString("Your answer was not accepted: it stands on changes to existing tests.\n")
+	for _, v := range vs {
+		b.WriteString("- " + indent(v.String()) + "\n")
+	}
+	b.WriteString("Restore these tests to what they were at the start of this turn and fix the code, not the tests. " +
+		"If the requested behaviour genuinely conflicts with an existing test, restore the test, keep your code change, and explain the conflict in your final answer.")
+	return b.String()
+}
+
+// failedRunSendBack returns an answer given after a failing check run
+// (verify off).
+func failedRunSendBack(r ownRun, why string) string {
+	return fmt.Sprintf("Before you finish: %s. Its output ended with:\n\n%s\n\n"+
+		"Fix the failure and run the check again so that a passing run covers the same tests, "+
+		"or, if it cannot or should not be fixed, say so plainly in your answer.", why, trimOutput(r.Output))
+}
+
+// gateSendBack returns a failed gate run to the model.
+func gateSendBack(rep *verify.Report, attempt, max int) string {
+	last := rep.Checks[len(rep.Checks)-1]
+	var b strings.Builder
+	where := ""
+	if last.Dir != "" && last.Dir != "." {
+		where = " in " + last.Dir
+	}
+	fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: `%s`%s (exit %d).\n",
+		len(rep.Checks), len(rep.Checks), last.Command, where, last.ExitCode)
+	if len(rep.NewFailures) > 0 {
+		b.WriteString("New failures: " + failureNames(rep.NewFailures) + "\n")
+	}
+	if len(rep.AlreadyFailing) > 0 {
+		b.WriteString("Already failing before this turn: " + failureNames(rep.AlreadyFailing) + "\n")
+	}
+	b.WriteString("\nOutput (trimmed):\n" + trimOutput(last.Output) + "\n\n")
+	switch {
+	case len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0:
+		b.WriteString("Only tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
+	default:
+		fmt.Fprintf(&b, "Fix the code, not the tests, and finish again (attempt %d of %d). "+
+			"If the failure is in code you were told to leave alone, or the request conflicts with the test, leave it and explain why in your answer.", attempt, max)
+	}
+	return b.String()
+}
+
+func failureNames(fs []verify.Failure) string {
+	names := make([]string, 0, len(fs))
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	if len(names) > 10 {
+		return strings.Join(names[:10], ", ") + fmt.Sprintf(" and %d more", len(names)-10)
+	}
+	return strings.Join(names, ", ")
+}
+
+// trimOutput keeps the end of long output, where runners summarize.
+func trimOutput(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= maxFeedback {
+		return s
+	}
+	head := s[:maxFeedback/4]
+	tail := s[len(s)-3*maxFeedback/4:]
+	return head + "\n… [output trimmed] …\n" + tail
+}
+
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }

@@ -1,0 +1,115 @@
+package gate
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func TestParseOwnRun(t *testing.T) {
+	checks := []string{"cargo clippy -- -D warnings"}
+	tests := []struct {
+		cmd     string
+		isCheck bool
+		runner  detect.Runner
+		plain   bool
+		all     bool
+		targets []string
+	}{
+		{"go test ./...", true, detect.Go, true, true, nil},
+		{"go test -count=1 -v ./...", true, detect.Go, true, true, nil},
+		{"go test ./internal/parse ./cmd/x/", true, detect.Go, true, false, []string{"internal/parse", "cmd/x"}},
+		{"go test ./internal/...", true, detect.Go, true, false, []string{"internal/..."}},
+		{"go test", true, detect.Go, true, false, []string{"."}},
+		{"go test -run TestFoo ./...", true, detect.Go, false, false, nil},
+		{"go test -run=TestFoo ./...", true, detect.Go, false, false, nil},
+		{"go test -short ./...", true, detect.Go, false, false, nil},
+		{"go test ./... | tail -20", true, detect.Go, false, false, nil},
+		{"go test ./... 2>&1 | grep FAIL", true, detect.Go, false, false, nil},
+		{"go test ./... 2>&1", true, detect.Go, true, true, nil},
+		{"cd sub && go test ./...", true, detect.Go, false, false, nil},
+		{"go test ./... || true", true, detect.Go, false, false, nil},
+		{"go test ./... ; echo done", true, detect.Go, false, false, nil},
+		{"CGO_ENABLED=0 go test ./...", true, detect.Go, false, false, nil},
+		{"go test $(go list ./...)", true, detect.Go, false, false, nil},
+		{"go vet ./...", true, detect.GoVet, true, true, nil},
+		{"python3 -m pytest", true, detect.Pytest, true, true, nil},
+		{"/usr/bin/python3 -m pytest -q tests/", true, detect.Pytest, true, false, []string{"tests"}},
+		{"pytest tests/test_a.py", true, detect.Pytest, true, false, []string{"tests/test_a.py"}},
+		{"pytest -k roundtrip", true, detect.Pytest, false, false, nil},
+		{"pytest tests/test_a.py::test_x", true, detect.Pytest, false, false, nil},
+		{"pytest --collect-only", true, detect.Pytest, false, false, nil},
+		{"pytest --co -q", true, detect.Pytest, false, false, nil},
+		{"pytest -x -q", true, detect.Pytest, true, true, nil},
+		{"pytest --some-plugin-flag", true, detect.Pytest, false, false, nil},
+		{"python -m unittest", true, detect.Unittest, true, true, nil},
+		{"python -m unittest tests.test_a", true, detect.Unittest, true, false, []string{"tests.test_a"}},
+		{"cargo test", true, detect.Cargo, true, true, nil},
+		{"cargo test -p core -p cli", true, detect.Cargo, true, false, []string{"core", "cli"}},
+		{"cargo test parse_", true, detect.Cargo, false, false, nil},
+		{"cargo test -- --skip slow", true, detect.Cargo, false, false, nil},
+		{"cargo test --test integration", true, detect.Cargo, false, false, nil},
+		{"npm test", true, detect.NPM, true, true, nil},
+		{"npm run test", true, detect.NPM, true, true, nil},
+		{"npm test -- -t parser", true, detect.NPM, false, false, nil},
+		{"npx jest", true, detect.Jest, true, true, nil},
+		{"npx jest -t parser", true, detect.Jest, false, false, nil},
+		{"npx jest src/a.test.js", true, detect.Jest, false, false, nil},
+		{"npx vitest run", true, detect.Vitest, true, true, nil},
+		{"make test", true, detect.Make, true, true, nil},
+		{"cargo clippy -- -D warnings", true, detect.Custom, true, true, nil},
+		{"ls -la", false, "", false, false, nil},
+		{"echo go test ./...", false, "", false, false, nil},
+		{"go build ./...", false, "", false, false, nil},
+	}
+	for _, tt := range tests {
+		r, ok := parseOwnRun(tt.cmd, "/p", checks)
+		if ok != tt.isCheck {
+			t.Errorf("%q: check run = %v, want %v", tt.cmd, ok, tt.isCheck)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if r.Runner != tt.runner || r.Plain != tt.plain || r.All != tt.all || !slices.Equal(r.Targets, tt.targets) {
+			t.Errorf("%q: got runner=%s plain=%v (%s) all=%v targets=%v; want %s %v %v %v",
+				tt.cmd, r.Runner, r.Plain, r.WhyNot, r.All, r.Targets, tt.runner, tt.plain, tt.all, tt.targets)
+		}
+	}
+}
+
+func TestCovers(t *testing.T) {
+	tests := []struct {
+		cmd     string
+		dir     string
+		runner  detect.Runner
+		full    bool
+		targets []string
+		want    bool
+	}{
+		{"go test ./...", "/p", detect.Go, true, nil, true},
+		{"go test ./...", "/p", detect.Go, false, []string{"./a", "./b"}, true},
+		{"go test ./...", "/q", detect.Go, false, []string{"./a"}, false},
+		{"go test ./a ./b ./c", "/p", detect.Go, false, []string{"./a", "./b"}, true},
+		{"go test ./a", "/p", detect.Go, false, []string{"./a", "./b"}, false},
+		{"go test ./a", "/p", detect.Go, true, nil, false},
+		{"go test ./internal/...", "/p", detect.Go, false, []string{"./internal/x", "./internal"}, true},
+		{"go test ./internal/...", "/p", detect.Go, false, []string{"./cmd/x"}, false},
+		{"go test ./...", "/p", detect.GoVet, true, nil, false},
+		{"pytest tests/", "/p", detect.Pytest, false, []string{"tests/test_a.py"}, true},
+		{"pytest tests/test_b.py", "/p", detect.Pytest, false, []string{"tests/test_a.py"}, false},
+		{"pytest", "/p", detect.Pytest, true, nil, true},
+		{"pytest -k x", "/p", detect.Pytest, true, nil, false},
+		{"cargo test -p a -p b", "/p", detect.Cargo, false, []string{"a"}, true},
+		{"cargo test -p a", "/p", detect.Cargo, false, []string{"a", "b"}, false},
+		{"npm test", "/p", detect.Jest, false, []string{"src/a.js"}, true},
+		{"npx jest", "/p", detect.Vitest, true, nil, false},
+	}
+	for _, tt := range tests {
+		r, _ := parseOwnRun(tt.cmd, "/p", nil)
+		if got := r.covers(tt.dir, tt.runner, tt.full, tt.targets); got != tt.want {
+			t.Errorf("%q covers %s %v full=%v in %s = %v, want %v", tt.cmd, tt.runner, tt.targets, tt.full, tt.dir, got, tt.want)
+		}
+	}
+}

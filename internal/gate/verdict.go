@@ -1,0 +1,130 @@
+package gate
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/verify"
+)
+
+// gate runs the done-gate on the final answer (verify on): checks, scope,
+// baseline and evidence as `chanto verify` computes them, against the
+// turn-start snapshot, with the model's own covering runs standing in.
+func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.StopDecision {
+	if g := t.lastGate; g != nil && g.version == t.version {
+		// Nothing changed since the last gate run: its verdict stands, and
+		// the model's answer (its explanation) is kept.
+		return agent.StopDecision{Verdict: agentVerdict(g.report.Verdict), Evidence: g.report.Evidence}
+	}
+	changed := t.change.All()
+	if changed == nil {
+		changed = []string{}
+	}
+	opts := verify.Options{
+		Root:        st.Root,
+		BaseSource:  t.snap,
+		Changed:     changed,
+		Added:       t.change.Added,
+		Checks:      p.opts.Checks,
+		Full:        p.opts.Full,
+		FullReason:  "--verify-full",
+		Timeout:     p.opts.Timeout,
+		Runner:      p.opts.Runner,
+		Events:      st.Sink,
+		SessionID:   st.SessionID,
+		Turn:        st.Turn,
+		FullRunSecs: p.fullRuns(),
+		HistoryDir:  p.opts.HistoryDir,
+		Prior:       p.prior(t),
+	}
+	if t.baseline != nil {
+		opts.Baseline = t.baseline.wait(ctx, st)
+	}
+	rep, err := verify.Run(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return agent.StopDecision{Err: ctx.Err()}
+		}
+		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: the gate could not run: " + err.Error() + "."}
+	}
+	p.rememberFullRuns(rep)
+	t.lastGate = &gateRun{version: t.version, report: rep}
+	if rep.Verdict != verify.NotVerified {
+		return agent.StopDecision{Verdict: agentVerdict(rep.Verdict), Evidence: rep.Evidence}
+	}
+	end := agent.StopDecision{Verdict: agent.NotVerified, Evidence: rep.Evidence}
+	if len(rep.Checks) == 0 || len(rep.Violations) > 0 {
+		return end // a broken manifest, or tampering caught by the engine itself
+	}
+	last := rep.Checks[len(rep.Checks)-1]
+	if last.TimedOut || last.Refused || last.NotFound != "" || last.NoTests {
+		return end // would hang or fail the same way again: no retry
+	}
+	if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {
+		if t.onlyOldPush {
+			return end
+		}
+		t.onlyOldPush = true
+		return agent.SendBack(gateSendBack(rep, t.attempts, p.opts.MaxAttempts))
+	}
+	t.attempts++
+	if t.attempts > p.opts.MaxAttempts {
+		return end
+	}
+	return agent.SendBack(gateSendBack(rep, t.attempts, p.opts.MaxAttempts))
+}
+
+// prior lets the model's own runs stand in for a planned check: a plain,
+// passing run that covers the selection with nothing changed since is the
+// evidence; a run of the same tests that just timed out is not started
+// again.
+func (p *Policy) prior(t *turn) func(verify.Planned) *verify.Prior {
+	return func(pl verify.Planned) *verify.Prior {
+		for i := len(t.runs) - 1; i >= 0; i-- {
+			r := t.runs[i]
+			if r.Version != t.version {
+				return nil // older runs saw another tree
+			}
+			switch {
+			case r.TimedOut && sameRunner(r.Runner, pl.Runner) && filepath.Clean(r.Dir) == filepath.Clean(pl.Dir):
+				return &verify.Prior{Command: r.Command, TimedOut: true}
+			case r.Passed && r.covers(pl.Dir, pl.Runner, pl.Full, pl.Targets):
+				return &verify.Prior{Command: r.Command, Passed: true}
+			}
+		}
+		return nil
+	}
+}
+
+func (p *Policy) fullRuns() map[string]float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make(map[string]float64, len(p.fullRunSecs))
+	for k, v := range p.fullRunSecs {
+		out[k] = v
+	}
+	return out
+}
+
+// rememberFullRuns keeps how long full-suite runs took, so a cheap suite
+// is simply run whole next time (DESIGN §5).
+func (p *Policy) rememberFullRuns(rep *verify.Report) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range rep.Checks {
+		if c.Scope == "full" && !c.TimedOut && !c.FromModelRun && c.NotFound == "" {
+			p.fullRunSecs[verify.FullRunKey(filepath.Join(rep.Root, filepath.FromSlash(c.Dir)), c.Command)] = c.Duration.Seconds()
+		}
+	}
+}
+
+func agentVerdict(v verify.Verdict) agent.Verdict {
+	switch v {
+	case verify.Verified:
+		return agent.Verified
+	case verify.NothingToVerify:
+		return agent.NothingToVerify
+	}
+	return agent.NotVerified
+}

@@ -1,0 +1,40 @@
+package verify
+
+import "github.com/chanto-dev/chanto/internal/verify/detect"
+
+// Planned is a check about to run, as the gate selected it; Options.Prior
+// sees it before anything is executed.
+type Planned struct {
+	// Dir is the absolute folder the check runs in.
+	Dir    string
+	Runner detect.Runner
+	// Full is set when the whole suite would run; Targets lists the
+	// selected packages, files or crates otherwise.
+	Full    bool
+	Targets []string
+	// Command is the command as it would be shown.
+	Command string
+}
+
+// Prior is an earlier run that settles a planned check, so it is not run
+// again: the model's own plain, covering run with nothing changed since.
+type Prior struct {
+	// Command is the earlier run's command line.
+	Command string
+	// Passed and TimedOut are its outcome.
+	Passed   bool
+	TimedOut bool
+}
+
+// fromPrior records a check settled by an earlier run.
+func (e *engine) fromPrior(c CheckRun, pr *Prior) CheckRun {
+	c.Command = pr.Command
+	c.FromModelRun = true
+	c.Passed = pr.Passed
+	c.TimedOut = pr.TimedOut
+	c.Tests = -1
+	if !pr.Passed {
+		c.ExitCode = -1
+	}
+	return c
+}
