@@ -35,6 +35,7 @@ var layer = map[string]int{
 	"internal/verify/baseline":   30,
 	"internal/verify":            40,
 	"internal/agent":             50,
+	"internal/gate":              55,
 	"internal/tui":               60,
 	"internal/cli":               70,
 	"cmd/chanto":                 80,
