@@ -298,32 +298,34 @@ const (
 // package.
 func (p *pyProject) hiddenEdges(rel string, f *pyFile) []pyEdge {
 	var edges []pyEdge
-	add := func(to string) { edges = append(edges, pyEdge{To: to, Deep: true, Hidden: hiddenSubprocess}) }
+	add := func(to string, deep bool) {
+		edges = append(edges, pyEdge{To: to, Deep: deep, Hidden: hiddenSubprocess})
+	}
 	if f.Subprocess {
 		resolved := false
 		for _, s := range f.Scripts {
 			if t := p.findScript(rel, s); t != "" {
-				add(t)
+				add(t, true)
 				resolved = true
 			}
 		}
 		for _, m := range f.ModuleRuns {
 			for _, e := range p.importEdges(rel, pyImport{Module: m}) {
-				add(e.To)
+				add(e.To, e.Deep)
 				resolved = true
 			}
 		}
 		for _, s := range f.Strings {
 			if mod, ok := p.cfg.Scripts[s]; ok {
 				for _, e := range p.importEdges(rel, pyImport{Module: mod}) {
-					add(e.To)
+					add(e.To, e.Deep)
 					resolved = true
 				}
 			}
 		}
 		if f.SysExecutable && !resolved {
 			for _, all := range p.sortedFiles("") {
-				add(all)
+				add(all, true)
 			}
 		}
 	}

@@ -356,7 +356,9 @@ func (f *pyFile) fromImport(toks []pyTok, top bool) {
 		imp.Level++
 		toks = toks[1:]
 	}
-	imp.Module, toks = dotted(toks)
+	if len(toks) > 0 && toks[0].text != "import" {
+		imp.Module, toks = dotted(toks)
+	}
 	if len(toks) == 0 || toks[0].text != "import" {
 		return
 	}
@@ -389,13 +391,21 @@ func (f *pyFile) fromImport(toks []pyTok, top bool) {
 // scanCalls finds dynamic imports, process starts and the literals they
 // may run, anywhere in a line.
 func (f *pyFile) scanCalls(toks []pyTok) {
+	prev := "" // the previous string literal, across commas
 	for i, t := range toks {
 		switch t.kind {
 		case 'n':
 			f.scanName(toks, i)
+			prev = ""
+		case 'o':
+			if t.text != "," {
+				prev = ""
+			}
 		case 's':
+			after := prev
+			prev = t.text
 			switch {
-			case i > 0 && toks[i-1].kind == 's' && toks[i-1].text == "-m":
+			case after == "-m":
 				f.ModuleRuns = append(f.ModuleRuns, t.text)
 			case strings.HasSuffix(t.text, ".py") && !strings.ContainsAny(t.text, " \n*"):
 				f.Scripts = append(f.Scripts, t.text)

@@ -1,0 +1,185 @@
+package selecttest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+const sysPython = "/usr/bin/python3" // has pytest on this machine
+
+// pyTree is a src-layout project exercising every import form and hidden
+// dependency selection knows about.
+func pyTree(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml": "[project]\nname = \"shop\"\n\n[project.scripts]\nshopcli = \"shop.cli:main\"\n\n" +
+			"[tool.pytest.ini_options]\npythonpath = [\"src\"]\ntestpaths = [\"tests\"]\n",
+		"README.md":                     "# shop\n",
+		"src/shop/__init__.py":          "from .cart import Cart\nfrom .price import total\nfrom .tax import rate as tax_rate\n",
+		"src/shop/cart.py":              "from .price import total\n\n\nclass Cart:\n    def __init__(self):\n        self.items = []\n\n    def sum(self):\n        return total(self.items)\n",
+		"src/shop/price.py":             "def total(xs):\n    return sum(xs)\n",
+		"src/shop/tax.py":               "def rate():\n    return 0.2\n",
+		"src/shop/cli.py":               "from .tax import rate\n\n\ndef main():\n    print(rate())\n",
+		"src/shop/util/__init__.py":     "",
+		"src/shop/util/fmt.py":          "def money(x):\n    return '%.2f' % x\n",
+		"src/shop/util/deep.py":         "from ..tax import rate\n\nthing = rate()\n",
+		"src/plug/__init__.py":          "",
+		"src/plug/loader.py":            "import importlib\n\n\ndef load(name):\n    return importlib.import_module('plug.backends.' + name)\n",
+		"src/plug/backends/__init__.py": "",
+		"src/plug/backends/memory.py":   "NAME = 'memory'\n",
+		"scripts/tool.py":               "import sys\nsys.path.insert(0, 'src')\nfrom shop.price import total\nprint(total([1, 2]))\n",
+		"scripts/orphan.py":             "print('alone')\n",
+		"tests/helpers.py":              "from shop.util.fmt import money\n",
+		"tests/test_cart.py":            "from shop import Cart\n\n\ndef test_cart():\n    assert Cart().sum() == 0\n",
+		"tests/test_tax.py":             "from shop import tax_rate\n\n\ndef test_tax():\n    assert tax_rate() == 0.2\n",
+		"tests/test_price.py":           "def test_total():\n    from shop.price import total\n    assert total([1]) == 1\n",
+		"tests/test_deep.py":            "from shop.util.deep import thing\n\n\ndef test_deep():\n    assert thing == 0.2\n",
+		"tests/test_multi.py":           "from shop import (\n    Cart,\n    total,\n)\n\n\ndef test_multi():\n    assert total([]) == Cart().sum()\n",
+		"tests/test_try.py":             "try:\n    import shop.util.fmt as f\nexcept ImportError:\n    f = None\n\n\ndef test_fmt():\n    assert f.money(1) == '1.00'\n",
+		"tests/test_literal.py":         "import importlib\n\n\ndef test_literal():\n    assert importlib.import_module('shop.tax').rate() == 0.2\n",
+		"tests/test_plugins.py":         "from plug.loader import load\n\n\ndef test_load():\n    assert load('memory').NAME == 'memory'\n",
+		"tests/test_script.py":          "import subprocess\nimport sys\n\n\ndef test_tool():\n    subprocess.run([sys.executable, 'scripts/tool.py'], check=True)\n",
+		"tests/test_cli.py":             "import subprocess\n\n\ndef test_cli():\n    subprocess.run(['echo', 'shopcli'], check=True)\n",
+		"tests/test_helper_user.py":     "import helpers\n\n\ndef test_money():\n    assert helpers.money(2) == '2.00'\n",
+		"tests/sub/conftest.py":         "import pytest\nfrom shop.util import fmt\n\n\n@pytest.fixture\ndef money():\n    return fmt.money\n",
+		"tests/sub/test_sub.py":         "def test_sub(money):\n    assert money(3) == '3.00'\n",
+		"notests/test_outside.py":       "def test_outside():\n    pass\n",
+	}
+	for i := 0; i < 10; i++ {
+		files[fmt.Sprintf("tests/pad/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+func pytestCheck(dir string) detect.Check {
+	return detect.Check{Command: sysPython + " -m pytest", Args: []string{sysPython, "-m", "pytest"},
+		Dir: dir, Runner: detect.Pytest, Narrowable: true}
+}
+
+func TestPythonSelection(t *testing.T) {
+	dir := pyTree(t)
+	py := sysPython + " -m pytest "
+	cases := []struct {
+		name    string
+		changed []string
+		added   []string
+		command string
+		reason  string
+	}{
+		{"re-exported name resolves to its defining module", []string{"src/shop/tax.py"}, nil,
+			py + "tests/test_cli.py tests/test_deep.py tests/test_literal.py tests/test_tax.py", ""},
+		{"through another module, a multi-line import and an import inside a function, and a script run in a subprocess",
+			[]string{"src/shop/price.py"}, nil,
+			py + "tests/test_cart.py tests/test_multi.py tests/test_price.py tests/test_script.py", ""},
+		{"try-block import, sibling helper module, conftest import", []string{"src/shop/util/fmt.py"}, nil,
+			py + "tests/sub/test_sub.py tests/test_helper_user.py tests/test_try.py", ""},
+		{"console script run by name", []string{"src/shop/cli.py"}, nil, py + "tests/test_cli.py", ""},
+		{"module loaded by computed name", []string{"src/plug/backends/memory.py"}, nil, py + "tests/test_plugins.py", ""},
+		{"changed test file", []string{"tests/test_tax.py"}, nil, py + "tests/test_tax.py", ""},
+		{"new file nothing imports does not widen", []string{"src/shop/tax.py", "src/shop/new.py"},
+			[]string{"src/shop/new.py"}, py + "tests/test_cli.py tests/test_deep.py tests/test_literal.py tests/test_tax.py", ""},
+		{"only new unimported files", []string{"repro.py"}, []string{"repro.py"}, "", "no related tests for the change"},
+		{"not Python", []string{"src/shop/tax.py", "README.md"}, nil, "", "README.md is not Python code"},
+		{"no related tests", []string{"scripts/orphan.py"}, nil, "", "scripts/orphan.py has no related tests"},
+		{"test outside testpaths is not a test", []string{"notests/test_outside.py"}, nil, "",
+			"notests/test_outside.py has no related tests"},
+		{"conftest", []string{"tests/sub/conftest.py"}, nil, "", "tests/sub/conftest.py changed"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, f := range tc.added {
+				writeTree(t, dir, map[string]string{f: "print(1)\n"})
+				defer os.Remove(filepath.Join(dir, f))
+			}
+			sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: tc.changed, Added: tc.added})
+			if tc.command == "" {
+				wantFull(t, sel, tc.reason)
+				return
+			}
+			wantNarrow(t, sel, tc.command)
+		})
+	}
+}
+
+func TestPythonWidenedReasons(t *testing.T) {
+	dir := pyTree(t)
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"src/shop/price.py"}})
+	want := []string{"tests/test_script.py: it runs project code in a subprocess"}
+	if !equal(sel.Widened, want) {
+		t.Fatalf("widened = %q, want %q", sel.Widened, want)
+	}
+	if !strings.Contains(sel.Reason, "including tests/test_script.py") {
+		t.Fatalf("reason %q does not name the widening", sel.Reason)
+	}
+	sel = mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"src/plug/backends/memory.py"}})
+	if !equal(sel.Widened, []string{"tests/test_plugins.py: it loads modules by name"}) {
+		t.Fatalf("widened = %q", sel.Widened)
+	}
+}
+
+func TestPythonRootLayoutRelativeImports(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"setup.cfg":              "[metadata]\nname = lib\n",
+		"lib/__init__.py":        "from .a import *\n",
+		"lib/a.py":               "from .b import helper\n\n\ndef fa():\n    return helper()\n",
+		"lib/b.py":               "def helper():\n    return 1\n",
+		"lib/c.py":               "VALUE = 3\n",
+		"lib/sub/__init__.py":    "",
+		"lib/sub/d.py":           "from .. import c\n",
+		"test/test_fa.py":        "from lib import fa\n",
+		"test/test_d.py":         "from lib.sub import d\n",
+		"test/test_star_none.py": "import os\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("test/test_pad%02d.py", i)] = "def test_x():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	py := sysPython + " -m pytest "
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/b.py"}})
+	wantNarrow(t, sel, py+"test/test_fa.py")
+	sel = mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/c.py"}})
+	wantNarrow(t, sel, py+"test/test_d.py")
+}
+
+func TestPythonSmallProjectRunsFull(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"m.py": "X = 1\n", "test_m.py": "import m\n"})
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"m.py"}})
+	wantFull(t, sel, "the project has 20 or fewer test files")
+}
+
+func TestUnittestSelection(t *testing.T) {
+	dir := pyTree(t)
+	check := detect.Check{Command: sysPython + " -m unittest", Args: []string{sysPython, "-m", "unittest"},
+		Dir: dir, Runner: detect.Unittest, Narrowable: true}
+	sel := mustSelect(t, Input{Check: check, Changed: []string{"src/shop/tax.py"}})
+	wantNarrow(t, sel, sysPython+" -m unittest tests.test_cli tests.test_deep tests.test_literal tests.test_tax")
+	check.Args = []string{sysPython, "-m", "unittest", "discover", "-s", "tests"}
+	sel = mustSelect(t, Input{Check: check, Changed: []string{"src/shop/tax.py"}})
+	wantFull(t, sel, "unittest discovers tests from tests, which module names cannot narrow")
+}
+
+// The narrowed command really runs: pytest collects exactly the selected
+// files, and they pass.
+func TestPythonNarrowedCommandRuns(t *testing.T) {
+	if _, err := os.Stat(sysPython); err != nil {
+		t.Skip("no system python with pytest")
+	}
+	dir := pyTree(t)
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"src/shop/tax.py"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "-q", "-p", "no:cacheprovider"), Dir: dir, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 || !strings.Contains(string(res.Output), "4 passed") {
+		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
