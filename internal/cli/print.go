@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/agent"
@@ -75,11 +74,16 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 	}
 	pr.provider, pr.model, err = openProvider(cfg.Model, cfg)
 	if err != nil {
-		return nil, withCode(providerErrorCode(err), err)
+		// A model that cannot be opened (unknown provider, no key, a broken
+		// script) is the user's to fix before anything runs.
+		return nil, withCode(ExitUsage, err)
 	}
-	pr.session, err = openSession(opts, cwd, pr.model)
+	pr.session, err = openSession(opts, cwd, cfg.Model)
 	if err != nil {
 		return nil, err
+	}
+	for _, w := range pr.session.Warnings() {
+		fmt.Fprintf(std.err, "chanto: warning: %s\n", w)
 	}
 	return pr, nil
 }
@@ -203,13 +207,4 @@ func providerKeyEnvs(cfg config.Config) []string {
 		}
 	}
 	return names
-}
-
-// providerErrorCode: a model spec the user wrote wrong is usage; a missing
-// key or unreachable provider is an error.
-func providerErrorCode(err error) int {
-	if strings.Contains(err.Error(), "unknown provider") {
-		return ExitUsage
-	}
-	return ExitError
 }

@@ -1,17 +1,15 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"strings"
+	"os"
 
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/llm/scripted"
+	"github.com/chanto-dev/chanto/internal/llm/provider"
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/session"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -28,16 +26,9 @@ func loadConfig(cwd string) (config.Config, []string, error) {
 	return l.Config, l.Warnings, nil
 }
 
+// openProvider resolves the --model spec; keys come from the environment.
 func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) {
-	if path, ok := strings.CutPrefix(spec, "scripted:"); ok {
-		m, err := scripted.Open(path)
-		if err != nil {
-			return nil, "", err
-		}
-		return m, path, nil
-	}
-	name, _, _ := strings.Cut(spec, "/")
-	return nil, "", fmt.Errorf("--model %s: unknown provider %q", spec, name)
+	return provider.Open(spec, cfg, os.Getenv)
 }
 
 func builtinTools() []tool.Tool { return tool.Builtin() }
@@ -59,23 +50,31 @@ type printSession interface {
 	ID() string
 	Append(llm.Message) error
 	History() ([]llm.Message, error)
+	Warnings() []string
 	Close() error
 }
 
-type memSession struct {
-	id string
-}
+var _ printSession = (*session.Session)(nil)
 
+// openSession starts a new session, or reopens the one --resume or
+// --continue names. Naming a session that does not exist is bad usage.
 func openSession(opts *agentOptions, cwd, model string) (printSession, error) {
-	if opts.resume != "" || opts.continueLast {
-		return nil, errors.New("sessions are not available yet")
+	switch {
+	case opts.resume != "":
+		s, err := session.Open(opts.resume)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, usageError("--resume %s: no such session (chanto sessions lists them)", opts.resume)
+		}
+		return s, err
+	case opts.continueLast:
+		m, err := session.Latest(cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, usageError("--continue: no earlier session in %s", cwd)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return session.Open(m.ID)
 	}
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return &memSession{id: hex.EncodeToString(b)}, nil
+	return session.Create(cwd, model)
 }
-
-func (s *memSession) ID() string                      { return s.id }
-func (s *memSession) Append(llm.Message) error        { return nil }
-func (s *memSession) History() ([]llm.Message, error) { return nil, nil }
-func (s *memSession) Close() error                    { return nil }

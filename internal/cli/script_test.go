@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,7 @@ func TestScripts(t *testing.T) {
 			"jsonl":    cmdJSONL,
 			"exitcode": cmdExitCode,
 			"sleep":    cmdSleep,
+			"capture":  cmdCapture,
 		},
 	})
 }
@@ -166,4 +168,23 @@ func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("sleep: %v", err)
 	}
 	time.Sleep(d)
+}
+
+// cmdCapture sets VAR to the first group of REGEXP in the last stdout, so a
+// later command can use it (a session id for --resume).
+//
+//	capture SESSION '"session_id": "([^"]+)"'
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: capture VAR REGEXP")
+	}
+	re, err := regexp.Compile(args[1])
+	if err != nil {
+		ts.Fatalf("capture: %v", err)
+	}
+	m := re.FindStringSubmatch(ts.ReadFile("stdout"))
+	if len(m) < 2 {
+		ts.Fatalf("capture: no match for %s in stdout", args[1])
+	}
+	ts.Setenv(args[0], m[1])
 }
