@@ -1,6 +1,7 @@
 package selecttest
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -135,4 +136,14 @@ func fileExists(p string) bool {
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// readHead reads at most n bytes of a file.
+func readHead(file string, n int64) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }

@@ -1,0 +1,259 @@
+package selecttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func init() { analyzers[detect.Cargo] = selectCargo }
+
+// cargoMeta is the part of `cargo metadata --no-deps` selection needs.
+type cargoMeta struct {
+	Packages []struct {
+		Name         string `json:"name"`
+		ID           string `json:"id"`
+		ManifestPath string `json:"manifest_path"`
+		Targets      []struct {
+			Name    string   `json:"name"`
+			Kind    []string `json:"kind"`
+			SrcPath string   `json:"src_path"`
+		} `json:"targets"`
+		Dependencies []struct {
+			Name string `json:"name"`
+			Path string `json:"path"`
+		} `json:"dependencies"`
+	} `json:"packages"`
+	WorkspaceMembers []string `json:"workspace_members"`
+}
+
+// crate is one workspace member, paths relative to the check's folder.
+type crate struct {
+	name  string
+	dir   string
+	tests map[string]string // integration-test source → target name
+	deps  []string          // workspace crates it depends on (any kind)
+}
+
+func loadCrates(ctx context.Context, r *run.Runner, dir string) ([]*crate, error) {
+	var stdout bytes.Buffer
+	res, err := r.Run(ctx, run.Spec{
+		Args:    []string{"cargo", "metadata", "--format-version", "1", "--no-deps", "--offline"},
+		Dir:     dir,
+		Purpose: run.Internal,
+		Stdout:  &stdout,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cargo metadata: %w", err)
+	}
+	if res.ExitCode != 0 {
+		return nil, fmt.Errorf("cargo metadata in %s: %s", dir, lastLine(res.Output))
+	}
+	var meta cargoMeta
+	if err := json.Unmarshal(stdout.Bytes(), &meta); err != nil {
+		return nil, fmt.Errorf("cargo metadata output: %w", err)
+	}
+	members := map[string]bool{}
+	for _, id := range meta.WorkspaceMembers {
+		members[id] = true
+	}
+	rel := func(p string) string {
+		r, err := filepath.Rel(dir, p)
+		if err != nil {
+			return p
+		}
+		return filepath.ToSlash(r)
+	}
+	byDir := map[string]string{}
+	var crates []*crate
+	for _, p := range meta.Packages {
+		if !members[p.ID] {
+			continue
+		}
+		c := &crate{name: p.Name, dir: rel(filepath.Dir(p.ManifestPath)), tests: map[string]string{}}
+		for _, t := range p.Targets {
+			if contains(t.Kind, "test") {
+				c.tests[rel(t.SrcPath)] = t.Name
+			}
+		}
+		byDir[c.dir] = c.name
+		crates = append(crates, c)
+	}
+	for _, p := range meta.Packages {
+		if !members[p.ID] {
+			continue
+		}
+		c := crateNamed(crates, p.Name)
+		for _, d := range p.Dependencies {
+			if d.Path == "" {
+				continue
+			}
+			if name, ok := byDir[rel(d.Path)]; ok && !contains(c.deps, name) {
+				c.deps = append(c.deps, name)
+			}
+		}
+	}
+	return crates, nil
+}
+
+func crateNamed(crates []*crate, name string) *crate {
+	for _, c := range crates {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// crateOf returns the member whose folder holds f most closely.
+func crateOf(crates []*crate, f string) *crate {
+	var best *crate
+	for _, c := range crates {
+		if c.dir == "." || f == c.dir || strings.HasPrefix(f, c.dir+"/") {
+			if best == nil || len(c.dir) > len(best.dir) || best.dir == "." {
+				best = c
+			}
+		}
+	}
+	return best
+}
+
+// selectCargo narrows cargo test to the changed crates and the workspace
+// crates that depend on them; a change to integration test files only
+// runs those test targets.
+func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	crates, err := loadCrates(ctx, r, in.Check.Dir)
+	if err != nil {
+		return Selection{}, err
+	}
+	if n := countRustTests(in.Check.Dir, crates); n <= MinTestFiles {
+		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	}
+	whole := map[string]bool{}         // crates whose code changed
+	onlyTests := map[string][]string{} // crate → changed integration test targets
+	for _, f := range cleanChanged(in.Changed) {
+		c := crateOf(crates, f)
+		switch {
+		case c == nil:
+			if strings.HasSuffix(f, ".rs") {
+				return fullSelection(in.Check, f+" has no related tests"), nil
+			}
+			return fullSelection(in.Check, f+" is not Rust code"), nil
+		case !strings.HasSuffix(f, ".rs"):
+			return fullSelection(in.Check, f+" is not Rust code"), nil
+		case c.tests[f] != "":
+			onlyTests[c.name] = append(onlyTests[c.name], c.tests[f])
+		default:
+			whole[c.name] = true
+		}
+	}
+	selected := reverseDeps(crates, whole)
+	for name := range onlyTests {
+		if selected[name] {
+			delete(onlyTests, name)
+		}
+	}
+	if len(selected) == 0 && len(onlyTests) == 1 {
+		for name, targets := range onlyTests {
+			sort.Strings(targets)
+			extra := []string{"-p", name}
+			for _, t := range targets {
+				extra = append(extra, "--test", t)
+			}
+			return narrowed(cargoArgs(in.Check.Args, extra), []string{name}, nil), nil
+		}
+	}
+	for name := range onlyTests {
+		selected[name] = true
+	}
+	if len(selected) == 0 {
+		return fullSelection(in.Check, "no related tests for the change"), nil
+	}
+	if len(selected) == len(crates) {
+		return fullSelection(in.Check, "the change reaches every crate"), nil
+	}
+	names := sortedKeys(selected)
+	var extra []string
+	for _, n := range names {
+		extra = append(extra, "-p", n)
+	}
+	return narrowed(cargoArgs(in.Check.Args, extra), names, nil), nil
+}
+
+// reverseDeps closes a set of crates over the workspace crates that
+// depend on them (normal, dev and build dependencies alike).
+func reverseDeps(crates []*crate, start map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for n := range start {
+		out[n] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, c := range crates {
+			if out[c.name] {
+				continue
+			}
+			for _, d := range c.deps {
+				if out[d] {
+					out[c.name] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cargoArgs puts the package flags right after the test subcommand and
+// drops workspace-wide flags.
+func cargoArgs(args, extra []string) []string {
+	var out []string
+	inserted := false
+	for _, a := range args {
+		if a == "--workspace" || a == "--all" {
+			continue
+		}
+		out = append(out, a)
+		if a == "test" && !inserted {
+			out = append(out, extra...)
+			inserted = true
+		}
+	}
+	if !inserted {
+		out = append(out, extra...)
+	}
+	return out
+}
+
+// countRustTests counts integration test files and source files holding
+// unit tests.
+func countRustTests(dir string, crates []*crate) int {
+	n := 0
+	walkFiles(dir, keepSourceDir, func(rel string) bool {
+		if !strings.HasSuffix(rel, ".rs") {
+			return true
+		}
+		c := crateOf(crates, rel)
+		if c != nil && c.tests[rel] != "" {
+			n++
+		} else if hasRustTests(filepath.Join(dir, filepath.FromSlash(rel))) {
+			n++
+		}
+		return n <= MinTestFiles
+	})
+	return n
+}
+
+func hasRustTests(file string) bool {
+	data, err := readHead(file, 1<<20)
+	return err == nil && (bytes.Contains(data, []byte("#[test]")) || bytes.Contains(data, []byte("#[cfg(test)]")) ||
+		bytes.Contains(data, []byte("::test]")))
+}

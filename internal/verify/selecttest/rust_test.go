@@ -1,0 +1,104 @@
+package selecttest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+// rustWorkspace has core ← mid ← app (app through a dev-dependency) and
+// an unrelated crate, with enough integration tests to be narrowed.
+func rustWorkspace(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"Cargo.toml":              "[workspace]\nmembers = [\"core\", \"mid\", \"app\", \"other\"]\nresolver = \"2\"\n",
+		"core/Cargo.toml":         "[package]\nname = \"core_x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"core/src/lib.rs":         "pub fn one() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { assert_eq!(super::one(), 1); }\n}\n",
+		"mid/Cargo.toml":          "[package]\nname = \"mid\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\ncore_x = { path = \"../core\" }\n",
+		"mid/src/lib.rs":          "pub fn two() -> i32 { core_x::one() + 1 }\n",
+		"app/Cargo.toml":          "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dev-dependencies]\nmid = { path = \"../mid\" }\n",
+		"app/src/main.rs":         "fn main() {}\n",
+		"other/Cargo.toml":        "[package]\nname = \"other\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"other/src/lib.rs":        "pub fn three() -> i32 { 3 }\n",
+		"other/data/table.txt":    "1 2 3\n",
+		"app/tests/smoke.rs":      "#[test]\nfn smoke() { assert_eq!(mid::two(), 2); }\n",
+		"app/tests/common/mod.rs": "pub fn helper() {}\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("other/tests/t%02d.rs", i)] = "#[test]\nfn t() {}\n"
+	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+func cargoCheck(dir string) detect.Check {
+	return detect.Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: dir, Runner: detect.Cargo, Narrowable: true}
+}
+
+func TestCargoSelection(t *testing.T) {
+	dir := rustWorkspace(t)
+	cases := []struct {
+		name    string
+		changed []string
+		command string
+		reason  string
+	}{
+		{"crate and its reverse dependents", []string{"core/src/lib.rs"}, "cargo test -p app -p core_x -p mid", ""},
+		{"leaf crate", []string{"other/src/lib.rs"}, "cargo test -p other", ""},
+		{"integration test file only", []string{"other/tests/t03.rs", "other/tests/t01.rs"}, "cargo test -p other --test t01 --test t03", ""},
+		{"integration test plus code elsewhere", []string{"other/tests/t03.rs", "mid/src/lib.rs"}, "cargo test -p app -p mid -p other", ""},
+		{"shared test helper is the crate's code", []string{"app/tests/common/mod.rs"}, "cargo test -p app", ""},
+		{"Cargo.toml", []string{"mid/Cargo.toml"}, "", "mid/Cargo.toml changed"},
+		{"build.rs", []string{"core/build.rs"}, "", "core/build.rs changed"},
+		{"Cargo.lock", []string{"Cargo.lock"}, "", "Cargo.lock changed"},
+		{"not Rust", []string{"other/data/table.txt"}, "", "other/data/table.txt is not Rust code"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sel := mustSelect(t, Input{Check: cargoCheck(dir), Changed: tc.changed})
+			if tc.command == "" {
+				wantFull(t, sel, tc.reason)
+				return
+			}
+			wantNarrow(t, sel, tc.command)
+		})
+	}
+}
+
+func TestCargoFlagsPlacement(t *testing.T) {
+	got := cargoArgs([]string{"cargo", "test", "--workspace", "--quiet", "--", "--nocapture"}, []string{"-p", "a"})
+	if want := "cargo test -p a --quiet -- --nocapture"; QuoteArgs(got) != want {
+		t.Fatalf("got %s, want %s", QuoteArgs(got), want)
+	}
+}
+
+func TestCargoSmallProjectRunsFull(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"Cargo.toml": "[package]\nname = \"solo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs": "#[test]\nfn t() {}\n",
+	})
+	sel := mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"src/lib.rs"}})
+	wantFull(t, sel, "the project has 20 or fewer test files")
+}
+
+// The narrowed command is one cargo accepts: it runs the selected
+// integration tests offline.
+func TestCargoNarrowedCommandRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a crate")
+	}
+	dir := rustWorkspace(t)
+	sel := mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"other/tests/t01.rs"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "--offline", "-q"), Dir: dir,
+		Env: []string{"CARGO_TARGET_DIR=" + t.TempDir()}, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 || !strings.Contains(string(res.Output), "1 passed") {
+		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
