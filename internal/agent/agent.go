@@ -194,7 +194,7 @@ func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
 	req := llm.Request{
 		Model:     a.opts.Model,
 		System:    a.opts.System,
-		Messages:  a.messages,
+		Messages:  coalesce(a.messages),
 		Tools:     a.toolSpecs(),
 		MaxTokens: a.opts.MaxTokens,
 	}
@@ -249,4 +249,30 @@ func addUsage(u *llm.Usage, v llm.Usage) {
 	u.OutputTokens += v.OutputTokens
 	u.CacheReadTokens += v.CacheReadTokens
 	u.CacheCreateTokens += v.CacheCreateTokens
+}
+
+// coalesce merges consecutive messages of the same role, which providers
+// reject. They occur after an interrupt (tool results, then the next
+// prompt) or an empty reply; the conversation itself keeps them apart.
+func coalesce(msgs []llm.Message) []llm.Message {
+	same := false
+	for i := 1; i < len(msgs); i++ {
+		if msgs[i].Role == msgs[i-1].Role {
+			same = true
+			break
+		}
+	}
+	if !same {
+		return msgs
+	}
+	out := make([]llm.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			parts := append(append([]llm.Part(nil), out[n-1].Parts...), m.Parts...)
+			out[n-1] = llm.Message{Role: m.Role, Parts: parts}
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }

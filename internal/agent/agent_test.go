@@ -245,3 +245,43 @@ func TestHistoryIsContinued(t *testing.T) {
 		t.Errorf("answer %q, %d new transcript messages (want 2)", out.Answer, len(rec.messages))
 	}
 }
+
+func TestResumeAfterInterruptedTools(t *testing.T) {
+	// The session ended on tool results (an interrupt); the next prompt
+	// must not make two user messages in a row for the provider.
+	history := []llm.Message{
+		userText("run it"),
+		{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.ToolUse, ID: "c1", Name: "bash", Input: []byte(`{}`)}}},
+		{Role: llm.User, Parts: []llm.Part{{Type: llm.ToolResult, ID: "c1", Text: "[interrupted by the user]", IsError: true}}},
+	}
+	var seen []llm.Message
+	p := providerFunc(func(req llm.Request) llm.Response {
+		seen = req.Messages
+		return llm.Response{Message: llm.Message{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.Text, Text: "ok"}}}}
+	})
+	a := New(Options{Provider: p, History: history})
+	if _, err := a.Run(context.Background(), "go on"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Role == seen[i-1].Role {
+			t.Fatalf("messages %d and %d are both %s", i-1, i, seen[i].Role)
+		}
+	}
+	last := seen[len(seen)-1]
+	if len(last.Parts) != 2 || last.Parts[0].Type != llm.ToolResult || last.Parts[1].Text != "go on" {
+		t.Errorf("last message = %+v", last)
+	}
+	if len(a.Messages()) != 5 {
+		t.Errorf("conversation has %d messages, want 5 (merging is for the request only)", len(a.Messages()))
+	}
+}
+
+// providerFunc is a provider answering with a function of the request.
+type providerFunc func(llm.Request) llm.Response
+
+func (f providerFunc) Name() string             { return "func" }
+func (f providerFunc) ContextWindow(string) int { return 0 }
+func (f providerFunc) Stream(_ context.Context, req llm.Request, _ func(llm.Delta)) (llm.Response, error) {
+	return f(req), nil
+}
