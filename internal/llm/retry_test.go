@@ -18,7 +18,7 @@ type fake struct {
 	calls    int
 }
 
-func (f *fake) Name() string              { return "fake" }
+func (f *fake) Name() string             { return "fake" }
 func (f *fake) ContextWindow(string) int { return 42 }
 
 func (f *fake) Stream(_ context.Context, _ Request, onDelta func(Delta)) (Response, error) {
