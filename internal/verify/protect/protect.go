@@ -191,6 +191,9 @@ func (c *comparer) file(p string) ([]Violation, error) {
 	var out []Violation
 	if h := harnessKind(p); h != "" {
 		out = append(out, checkHarness(h, p, b, a)...)
+		if langOf(p) != "" {
+			return out, nil
+		}
 	}
 	lang := langOf(p)
 	if lang == "" {

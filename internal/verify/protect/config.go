@@ -1,0 +1,209 @@
+package protect
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// pytestSections names, per config file, the section pytest reads.
+var pytestSections = []struct{ file, section string }{
+	{"pytest.ini", "pytest"},
+	{"pyproject.toml", ""},
+	{"tox.ini", "pytest"},
+	{"setup.cfg", "tool:pytest"},
+}
+
+// pytestConfigs returns the pytest options found at the root of src.
+func pytestConfigs(src Source) []map[string]string {
+	var out []map[string]string
+	for _, f := range pytestSections {
+		b, err := src.ReadFile(f.file)
+		if err != nil {
+			continue
+		}
+		if kv := pytestOptions(f.file, b); kv != nil {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// pytestOptions parses one config file's pytest section; nil when absent.
+func pytestOptions(file string, b []byte) map[string]string {
+	if path.Base(file) == "pyproject.toml" {
+		var doc struct {
+			Tool struct {
+				Pytest struct {
+					Ini map[string]any `toml:"ini_options"`
+				} `toml:"pytest"`
+			} `toml:"tool"`
+		}
+		if _, err := toml.Decode(string(b), &doc); err != nil || doc.Tool.Pytest.Ini == nil {
+			return nil
+		}
+		out := map[string]string{}
+		for k, v := range doc.Tool.Pytest.Ini {
+			out[k] = strings.Join(flattenValue(v), " ")
+		}
+		return out
+	}
+	section := "pytest"
+	if path.Base(file) == "setup.cfg" {
+		section = "tool:pytest"
+	}
+	return parseINI(string(b))[section]
+}
+
+// parseINI reads sections of key = value lines with indented
+// continuation lines, enough for pytest's ini files.
+func parseINI(s string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	var sec map[string]string
+	key := ""
+	for _, raw := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		line := strings.TrimRight(raw, " \t")
+		trim := strings.TrimSpace(line)
+		if trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, ";") {
+			continue
+		}
+		if strings.HasPrefix(trim, "[") && strings.HasSuffix(trim, "]") {
+			sec = map[string]string{}
+			out[strings.TrimSpace(trim[1:len(trim)-1])] = sec
+			key = ""
+			continue
+		}
+		if sec == nil {
+			continue
+		}
+		if (line[0] == ' ' || line[0] == '\t') && key != "" {
+			sec[key] = strings.TrimSpace(sec[key] + " " + trim)
+			continue
+		}
+		if i := strings.IndexAny(trim, "=:"); i > 0 {
+			key = strings.TrimSpace(trim[:i])
+			sec[key] = strings.TrimSpace(trim[i+1:])
+		}
+	}
+	return out
+}
+
+// flattenValue turns a decoded JSON or TOML value into its leaf strings.
+func flattenValue(v any) []string {
+	switch v := v.(type) {
+	case []any:
+		var out []string
+		for _, e := range v {
+			out = append(out, flattenValue(e)...)
+		}
+		return out
+	case map[string]any:
+		var out []string
+		for _, k := range sortedKeys(v) {
+			out = append(out, flattenValue(v[k])...)
+		}
+		return out
+	case string:
+		return []string{v}
+	case nil:
+		return nil
+	}
+	return []string{fmt.Sprint(v)}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// flattenJSON maps every key of a nested JSON object to its leaf values.
+func flattenJSON(m map[string]any) map[string][]string {
+	out := map[string][]string{}
+	var walk func(map[string]any)
+	walk = func(m map[string]any) {
+		for k, v := range m {
+			out[k] = append(out[k], flattenValue(v)...)
+			switch v := v.(type) {
+			case map[string]any:
+				walk(v)
+			case []any:
+				for _, e := range v {
+					if o, ok := e.(map[string]any); ok {
+						walk(o)
+					}
+				}
+			}
+		}
+	}
+	walk(m)
+	return out
+}
+
+// jsConfigValues reads literal values of a jest or vitest config written in
+// JavaScript or TypeScript: every property key maps to the strings,
+// regexes, numbers and booleans found in its value.
+func jsConfigValues(name string, b []byte) map[string][]string {
+	if strings.HasSuffix(name, ".json") {
+		return jsonConfig(b)
+	}
+	lang := "javascript"
+	if strings.HasSuffix(name, "ts") {
+		lang = "typescript"
+	}
+	root, _ := parseTS(lang, b)
+	out := map[string][]string{}
+	if root == nil {
+		return out
+	}
+	root.walk(func(n *node) bool {
+		if n.kind != "pair" {
+			return true
+		}
+		k := n.child("key")
+		v := n.child("value")
+		if k == nil || v == nil {
+			return true
+		}
+		key := stringValue(k, b)
+		out[key] = append(out[key], literals(v, b)...)
+		if v.kind != "object" && v.kind != "array" {
+			return true
+		}
+		return true
+	})
+	return out
+}
+
+func literals(v *node, b []byte) []string {
+	var out []string
+	v.walk(func(n *node) bool {
+		switch n.kind {
+		case "pair":
+			return false
+		case "string", "template_string":
+			out = append(out, stringValue(n, b))
+			return false
+		case "regex", "number", "true", "false":
+			out = append(out, n.text(b))
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func jsonConfig(b []byte) map[string][]string {
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return map[string][]string{}
+	}
+	return flattenJSON(m)
+}

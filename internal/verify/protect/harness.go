@@ -1,0 +1,479 @@
+package protect
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// harnessKind names the kind of runner configuration p is, "" for none.
+func harnessKind(p string) string {
+	base := path.Base(p)
+	switch base {
+	case "conftest.py":
+		return "conftest"
+	case "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+		return "pytest"
+	case "package.json":
+		return "package"
+	case "Makefile", "makefile", "GNUmakefile":
+		return "make"
+	case "Cargo.toml":
+		return "cargo"
+	case "pom.xml", "build.gradle", "build.gradle.kts":
+		return "jvm"
+	}
+	for _, n := range jsConfigNames {
+		if base == n {
+			return "jsconfig"
+		}
+	}
+	return ""
+}
+
+func harnessViolation(p, what string, line int, before, after string) Violation {
+	return Violation{File: p, Line: line, Kind: HarnessWeakened, Before: before, After: after,
+		Message: "harness weakened: " + what + "; restore the test setup; fix the code, not the tests"}
+}
+
+// checkHarness compares one runner configuration file; b or a is nil when
+// the file is missing on that side.
+func checkHarness(kind, p string, b, a []byte) []Violation {
+	if a == nil && kind != "package" && kind != "cargo" {
+		return nil
+	}
+	switch kind {
+	case "conftest":
+		return checkConftest(p, b, a)
+	case "pytest":
+		return checkPytestConfig(p, b, a)
+	case "package":
+		return checkPackageJSON(p, b, a)
+	case "jsconfig":
+		return compareJSConfig(p, jsConfigValues(p, b), jsConfigValues(p, a))
+	case "make":
+		return checkMakefile(p, b, a)
+	case "cargo":
+		return checkCargo(p, b, a)
+	case "jvm":
+		return checkJVMBuild(p, b, a)
+	}
+	return nil
+}
+
+// checkConftest reports new or changed pytest hooks, collect_ignore
+// changes, and fixtures that newly skip or exit.
+func checkConftest(p string, b, a []byte) []Violation {
+	bf, af := conftestDefs(b), conftestDefs(a)
+	var out []Violation
+	for _, name := range sortedDefNames(af) {
+		cur := af[name]
+		old, had := bf[name]
+		if had && old.body == cur.body {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "pytest_") || name == "collect_ignore" || name == "collect_ignore_glob":
+			verb := "changed"
+			if !had {
+				verb = "added"
+			}
+			out = append(out, harnessViolation(p, fmt.Sprintf("conftest %s %s (it can skip, deselect or force-pass tests)", name, verb), cur.line, firstLineOf(old.text), firstLineOf(cur.text)))
+		case cur.skips > old.skips:
+			out = append(out, harnessViolation(p, fmt.Sprintf("conftest fixture %s now skips or exits", name), cur.line, "", firstLineOf(cur.text)))
+		}
+	}
+	return out
+}
+
+type pyDef struct {
+	body  string
+	text  string
+	line  int
+	skips int
+}
+
+func sortedDefNames(m map[string]pyDef) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// conftestDefs returns module-level functions and assignments of a
+// conftest file by name.
+func conftestDefs(src []byte) map[string]pyDef {
+	out := map[string]pyDef{}
+	if src == nil {
+		return out
+	}
+	src = normalizeNewlines(src)
+	root, _ := parseTS("python", src)
+	if root == nil {
+		return out
+	}
+	tk := &tokenizer{src: src, unifyQuotes: true}
+	for _, st := range root.children {
+		def := st
+		if st.kind == "decorated_definition" {
+			def = st.child("definition")
+		}
+		if def == nil {
+			continue
+		}
+		name := ""
+		switch def.kind {
+		case "function_definition":
+			if n := def.child("name"); n != nil {
+				name = n.text(src)
+			}
+		case "expression_statement":
+			if as := def.firstOf("assignment"); as != nil {
+				if l := as.child("left"); l != nil {
+					name = l.text(src)
+				}
+			}
+		}
+		if name == "" {
+			continue
+		}
+		d := pyDef{body: tk.norm(st), text: st.text(src), line: st.line}
+		st.walk(func(n *node) bool {
+			if n.kind == "call" {
+				if f := n.child("function"); f != nil {
+					t := f.text(src)
+					if strings.HasSuffix(t, "skip") || strings.HasSuffix(t, "xfail") || isPyExit(t) || strings.HasSuffix(t, "deselect") {
+						d.skips++
+					}
+				}
+			}
+			return true
+		})
+		out[name] = d
+	}
+	return out
+}
+
+// Risky pytest options: they narrow collection or stop early.
+var pytestRiskyOpts = []string{"-k", "--deselect", "--ignore", "--ignore-glob", "-p", "-m", "--co", "--collect-only",
+	"--lf", "--last-failed", "-x", "--exitfirst", "--maxfail", "--sw", "--stepwise", "--continue-on-collection-errors", "--noconftest", "--runxfail"}
+
+func checkPytestConfig(p string, b, a []byte) []Violation {
+	bo, ao := pytestOptions(p, b), pytestOptions(p, a)
+	if ao == nil {
+		return nil
+	}
+	if bo == nil {
+		bo = map[string]string{}
+	}
+	var out []Violation
+	have := map[string]bool{}
+	for _, t := range strings.Fields(bo["addopts"]) {
+		have[t] = true
+	}
+	for _, t := range strings.Fields(ao["addopts"]) {
+		if have[t] {
+			continue
+		}
+		for _, r := range pytestRiskyOpts {
+			if t == r || strings.HasPrefix(t, r+"=") || (len(r) == 2 && strings.HasPrefix(t, r) && r != "-p") || (r == "-p" && strings.HasPrefix(t, "no:")) {
+				out = append(out, harnessViolation(p, "pytest addopts gained "+t, 1, bo["addopts"], ao["addopts"]))
+				break
+			}
+		}
+	}
+	for _, k := range []string{"testpaths", "python_files", "python_classes", "python_functions"} {
+		if gone := missing(strings.Fields(bo[k]), strings.Fields(ao[k])); len(gone) > 0 || (bo[k] == "" && ao[k] != "" && k != "testpaths") {
+			out = append(out, harnessViolation(p, "pytest "+k+" narrowed", 1, bo[k], ao[k]))
+		}
+	}
+	for _, k := range []string{"norecursedirs", "collect_ignore"} {
+		if extra := missing(strings.Fields(ao[k]), strings.Fields(bo[k])); len(extra) > 0 {
+			out = append(out, harnessViolation(p, "pytest "+k+" gained "+strings.Join(extra, " "), 1, bo[k], ao[k]))
+		}
+	}
+	if strings.EqualFold(bo["xfail_strict"], "true") && !strings.EqualFold(ao["xfail_strict"], "true") {
+		out = append(out, harnessViolation(p, "pytest xfail_strict turned off", 1, bo["xfail_strict"], ao["xfail_strict"]))
+	}
+	return out
+}
+
+// missing returns the elements of want that got lacks.
+func missing(want, got []string) []string {
+	have := map[string]int{}
+	for _, g := range got {
+		have[g]++
+	}
+	var out []string
+	for _, w := range want {
+		if have[w] > 0 {
+			have[w]--
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var weakScriptWords = []string{"--passWithNoTests", "--bail", "-t", "--testNamePattern", "--testPathIgnorePatterns", "--testPathPattern",
+	"--onlyChanged", "-o", "--findRelatedTests", "--lastCommit", "--changedSince", "--exclude", "--grep", "--fgrep", "-g",
+	"--passWithNoTests=true", "--allowOnly", "--no-bail=false", "||", "true", "exit", "echo", ":", "--silent", "--forceExit", "--dir", "--ignore"}
+
+func checkPackageJSON(p string, b, a []byte) []Violation {
+	type pkg struct {
+		Scripts map[string]string `json:"scripts"`
+		Jest    map[string]any    `json:"jest"`
+	}
+	var bp, ap pkg
+	if b != nil {
+		_ = json.Unmarshal(b, &bp)
+	}
+	if a == nil {
+		if bp.Scripts["test"] != "" {
+			return []Violation{harnessViolation(p, "package.json with the test script deleted", 1, bp.Scripts["test"], "")}
+		}
+		return nil
+	}
+	if err := json.Unmarshal(a, &ap); err != nil {
+		return []Violation{{File: p, Line: 1, Kind: Unparsable, Message: "could not parse, treated as changed: " + err.Error()}}
+	}
+	var out []Violation
+	for name, old := range bp.Scripts {
+		if name != "test" && !strings.HasPrefix(name, "test:") && name != "pretest" && name != "posttest" {
+			continue
+		}
+		cur, ok := ap.Scripts[name]
+		if ok && cur == old {
+			continue
+		}
+		if !ok || weakerScript(old, cur) {
+			out = append(out, harnessViolation(p, fmt.Sprintf("scripts.%s changed to something weaker", name), lineOf(a, `"`+name+`"`), old, cur))
+		}
+	}
+	if _, had := bp.Scripts["pretest"]; !had && ap.Scripts["pretest"] != "" && weakerScript("", ap.Scripts["pretest"]) {
+		out = append(out, harnessViolation(p, "scripts.pretest added", lineOf(a, `"pretest"`), "", ap.Scripts["pretest"]))
+	}
+	out = append(out, compareJSConfig(p, flattenJSON(bp.Jest), flattenJSON(ap.Jest))...)
+	return out
+}
+
+// weakerScript reports whether cur drops any word of old or adds a word
+// that narrows, short-circuits or replaces the run.
+func weakerScript(old, cur string) bool {
+	if len(missing(strings.Fields(old), strings.Fields(cur))) > 0 {
+		return true
+	}
+	for _, w := range missing(strings.Fields(cur), strings.Fields(old)) {
+		for _, weak := range weakScriptWords {
+			if w == weak || strings.HasPrefix(w, weak+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lineOf(b []byte, needle string) int {
+	i := strings.Index(string(b), needle)
+	if i < 0 {
+		return 1
+	}
+	return strings.Count(string(b[:i]), "\n") + 1
+}
+
+var (
+	jsIgnoreKeys = []string{"testPathIgnorePatterns", "modulePathIgnorePatterns", "exclude", "testIgnore"}
+	jsMatchKeys  = []string{"testMatch", "testRegex", "include", "roots", "projects", "testDir"}
+	jsFlagKeys   = []string{"passWithNoTests", "bail", "allowOnly", "testNamePattern", "testPathPattern", "onlyChanged", "retry", "dangerouslyIgnoreUnhandledErrors", "maxFailures"}
+)
+
+// compareJSConfig reports jest or vitest settings that collect fewer tests
+// or let failures pass.
+func compareJSConfig(p string, b, a map[string][]string) []Violation {
+	var out []Violation
+	for _, k := range jsIgnoreKeys {
+		if extra := missing(a[k], b[k]); len(extra) > 0 {
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s gained %s", k, strings.Join(extra, ", ")), 1, strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
+		}
+	}
+	for _, k := range jsMatchKeys {
+		if gone := missing(b[k], a[k]); len(gone) > 0 {
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s lost %s", k, strings.Join(gone, ", ")), 1, strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
+		}
+	}
+	for _, k := range jsFlagKeys {
+		bv, av := strings.Join(b[k], ","), strings.Join(a[k], ",")
+		if av != bv && av != "" && av != "false" && av != "0" {
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s set to %s", k, av), 1, bv, av))
+		}
+	}
+	return out
+}
+
+// makeTargets maps test-like targets to their normalized rule text.
+func makeTargets(src []byte) map[string]string {
+	out := map[string]string{}
+	cur := ""
+	for _, line := range strings.Split(string(normalizeNewlines(src)), "\n") {
+		if strings.HasPrefix(line, "\t") {
+			if cur != "" {
+				out[cur] += "\n" + strings.Join(strings.Fields(line), " ")
+			}
+			continue
+		}
+		cur = ""
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		i := strings.Index(t, ":")
+		if i <= 0 || strings.HasPrefix(t[i:], ":=") {
+			continue
+		}
+		for _, name := range strings.Fields(t[:i]) {
+			if name == "test" || name == "tests" || name == "check" || strings.HasPrefix(name, "test-") || strings.HasPrefix(name, "test_") {
+				cur = name
+				out[name] = strings.Join(strings.Fields(t[i+1:]), " ")
+			}
+		}
+	}
+	return out
+}
+
+func checkMakefile(p string, b, a []byte) []Violation {
+	bt, at := makeTargets(b), makeTargets(a)
+	var out []Violation
+	names := make([]string, 0, len(bt))
+	for k := range bt {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		cur, ok := at[name]
+		if ok && cur == bt[name] {
+			continue
+		}
+		out = append(out, harnessViolation(p, "Makefile target "+name+" changed", lineOf(a, name+":"), lastLine2(bt[name]), lastLine2(cur)))
+	}
+	return out
+}
+
+func lastLine2(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// cargoTests extracts the settings of Cargo.toml that decide which tests
+// cargo test builds and runs.
+func cargoTests(src []byte) (map[string]string, error) {
+	out := map[string]string{}
+	if src == nil {
+		return out, nil
+	}
+	var doc map[string]any
+	if _, err := toml.Decode(string(src), &doc); err != nil {
+		return nil, err
+	}
+	if pk, ok := doc["package"].(map[string]any); ok {
+		if v, ok := pk["autotests"]; ok {
+			out["package.autotests"] = fmt.Sprint(v)
+		}
+	}
+	for _, sec := range []string{"lib", "bin", "test", "bench", "example"} {
+		var items []map[string]any
+		switch v := doc[sec].(type) {
+		case map[string]any:
+			items = append(items, v)
+		case []map[string]any:
+			items = v
+		case []any:
+			for _, e := range v {
+				if m, ok := e.(map[string]any); ok {
+					items = append(items, m)
+				}
+			}
+		}
+		for i, it := range items {
+			id := fmt.Sprintf("%s[%d]", sec, i)
+			if n, ok := it["name"]; ok {
+				id = fmt.Sprintf("%s[%v]", sec, n)
+			}
+			if sec == "test" {
+				out[id] = "present"
+			}
+			for _, k := range []string{"test", "harness", "path", "required-features"} {
+				if v, ok := it[k]; ok {
+					out[id+"."+k] = fmt.Sprint(v)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func checkCargo(p string, b, a []byte) []Violation {
+	bt, err := cargoTests(b)
+	if err != nil {
+		return nil
+	}
+	if a == nil {
+		return nil
+	}
+	at, err := cargoTests(a)
+	if err != nil {
+		return []Violation{{File: p, Line: 1, Kind: Unparsable, Message: "could not parse, treated as changed: " + err.Error()}}
+	}
+	var out []Violation
+	keys := map[string]bool{}
+	for k := range bt {
+		keys[k] = true
+	}
+	for k := range at {
+		keys[k] = true
+	}
+	var names []string
+	for k := range keys {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if bt[k] != at[k] {
+			out = append(out, harnessViolation(p, fmt.Sprintf("Cargo.toml %s changed (%q → %q)", k, bt[k], at[k]), 1, bt[k], at[k]))
+		}
+	}
+	return out
+}
+
+var jvmWeakWords = []string{"skipTests", "maven.test.skip", "testFailureIgnore", "<exclude>", "<excludes>", "exclude '", "exclude \"",
+	"enabled = false", "enabled=false", "ignoreFailures", "failIfNoTests", "-DskipTests", "skip>true"}
+
+func checkJVMBuild(p string, b, a []byte) []Violation {
+	old := map[string]int{}
+	for _, l := range strings.Split(string(normalizeNewlines(b)), "\n") {
+		old[strings.TrimSpace(l)]++
+	}
+	var out []Violation
+	for i, l := range strings.Split(string(normalizeNewlines(a)), "\n") {
+		t := strings.TrimSpace(l)
+		if old[t] > 0 {
+			old[t]--
+			continue
+		}
+		for _, w := range jvmWeakWords {
+			if strings.Contains(t, w) {
+				out = append(out, harnessViolation(p, "build file now skips or excludes tests ("+w+")", i+1, "", t))
+				break
+			}
+		}
+	}
+	return out
+}

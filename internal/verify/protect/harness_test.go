@@ -1,0 +1,135 @@
+package protect
+
+import (
+	"testing"
+)
+
+const conftestBase = `import pytest
+
+
+@pytest.fixture
+def client():
+    return make_client()
+`
+
+const pkgBase = `{
+  "name": "calc",
+  "scripts": {
+    "build": "tsc",
+    "test": "jest"
+  },
+  "jest": {
+    "testEnvironment": "node"
+  }
+}
+`
+
+const jestConfigBase = `module.exports = {
+  testMatch: ["**/__tests__/**/*.js", "**/*.test.js"],
+  testPathIgnorePatterns: ["/node_modules/"],
+};
+`
+
+const makeBase = `.PHONY: test build
+
+build:
+	go build ./...
+
+test:
+	go test ./...
+`
+
+const cargoBase = `[package]
+name = "calc"
+version = "0.1.0"
+edition = "2021"
+
+[[test]]
+name = "integration"
+path = "tests/integration.rs"
+`
+
+func TestHarnessEdits(t *testing.T) {
+	cases := []edit{
+		{"conftest new fixture", "conftest.py", conftestBase, conftestBase + "\n\n@pytest.fixture\ndef db():\n    return {}\n", ""},
+		{"conftest collection hook", "tests/conftest.py", conftestBase, conftestBase + "\n\ndef pytest_collection_modifyitems(config, items):\n    items[:] = items[:1]\n", HarnessWeakened},
+		{"conftest makereport", "conftest.py", conftestBase, conftestBase + "\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = \"passed\"\n", HarnessWeakened},
+		{"conftest fixture skips", "conftest.py", conftestBase, sub(conftestBase, "    return make_client()", "    pytest.skip(\"no client\")"), HarnessWeakened},
+		{"conftest collect_ignore", "conftest.py", conftestBase, conftestBase + "\ncollect_ignore = [\"tests/test_calc.py\"]\n", HarnessWeakened},
+		{"pytest.ini honest", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -ra\n", ""},
+		{"pytest.ini deselect", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --deselect tests/test_calc.py::test_add\n", HarnessWeakened},
+		{"pyproject -k", "pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n", "[tool.pytest.ini_options]\naddopts = \"-q -k 'not slow'\"\n", HarnessWeakened},
+		{"setup.cfg ignore", "setup.cfg", "[tool:pytest]\ntestpaths = tests\n", "[tool:pytest]\ntestpaths = tests\naddopts = --ignore=tests/test_calc.py\n", HarnessWeakened},
+		{"tox.ini testpaths narrowed", "tox.ini", "[pytest]\ntestpaths =\n    tests\n    integration\n", "[pytest]\ntestpaths =\n    tests\n", HarnessWeakened},
+		{"pyproject unrelated", "pyproject.toml", "[project]\nname = \"calc\"\n", "[project]\nname = \"calc\"\nversion = \"1.0\"\n", ""},
+		{"package.json honest", "package.json", pkgBase, sub(pkgBase, `"build": "tsc"`, `"build": "tsc -p ."`), ""},
+		{"package.json coverage", "package.json", pkgBase, sub(pkgBase, `"test": "jest"`, `"test": "jest --coverage"`), ""},
+		{"package.json passWithNoTests", "package.json", pkgBase, sub(pkgBase, `"test": "jest"`, `"test": "jest --passWithNoTests"`), HarnessWeakened},
+		{"package.json echo", "package.json", pkgBase, sub(pkgBase, `"test": "jest"`, `"test": "echo ok"`), HarnessWeakened},
+		{"package.json jest ignore", "package.json", pkgBase, sub(pkgBase, `"testEnvironment": "node"`, `"testEnvironment": "node", "testPathIgnorePatterns": ["calc"]`), HarnessWeakened},
+		{"jest.config ignore", "jest.config.js", jestConfigBase, sub(jestConfigBase, `["/node_modules/"]`, `["/node_modules/", "calc"]`), HarnessWeakened},
+		{"jest.config testMatch", "jest.config.js", jestConfigBase, sub(jestConfigBase, `, "**/*.test.js"`, ``), HarnessWeakened},
+		{"jest.config passWithNoTests", "jest.config.js", jestConfigBase, sub(jestConfigBase, "};", "  passWithNoTests: true,\n};"), HarnessWeakened},
+		{"jest.config honest", "jest.config.js", jestConfigBase, sub(jestConfigBase, "};", "  verbose: true,\n};"), ""},
+		{"vitest exclude", "vitest.config.ts", "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['src/**/*.test.ts'] } })\n", "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { include: ['src/**/*.test.ts'], exclude: ['src/calc.test.ts'] } })\n", HarnessWeakened},
+		{"Makefile honest", "Makefile", makeBase, sub(makeBase, "go build ./...", "go build -v ./..."), ""},
+		{"Makefile test changed", "Makefile", makeBase, sub(makeBase, "\tgo test ./...", "\tgo test ./... || true"), HarnessWeakened},
+		{"Cargo honest", "Cargo.toml", cargoBase, sub(cargoBase, `version = "0.1.0"`, `version = "0.2.0"`), ""},
+		{"Cargo harness false", "Cargo.toml", cargoBase, sub(cargoBase, `path = "tests/integration.rs"`, "path = \"tests/integration.rs\"\nharness = false"), HarnessWeakened},
+		{"Cargo test removed", "Cargo.toml", cargoBase, sub(cargoBase, "[[test]]\nname = \"integration\"\npath = \"tests/integration.rs\"\n", ""), HarnessWeakened},
+		{"Cargo autotests", "Cargo.toml", cargoBase, sub(cargoBase, `edition = "2021"`, "edition = \"2021\"\nautotests = false"), HarnessWeakened},
+		{"pom skipTests", "pom.xml", "<project>\n</project>\n", "<project>\n<properties><skipTests>true</skipTests></properties>\n</project>\n", HarnessWeakened},
+		{"env check python", "calc/core.py", "def add(a, b):\n    return a + b\n", "import os\n\ndef add(a, b):\n    if 'PYTEST_CURRENT_TEST' in os.environ:\n        return 5\n    return a + b\n", TestEnvCheck},
+		{"env check js", "src/calc.js", "exports.add = (a, b) => a + b;\n", "exports.add = (a, b) => process.env.JEST_WORKER_ID ? 5 : a + b;\n", TestEnvCheck},
+		{"env check go", "calc/calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "package calc\n\nimport \"testing\"\n\nfunc Add(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 5\n\t}\n\treturn a + b\n}\n", TestEnvCheck},
+		{"env check rust", "src/main.rs", "fn main() {}\n", "fn main() {\n    if cfg!(test) { return; }\n}\n", TestEnvCheck},
+		{"prod refactor", "calc/core.py", "def add(a, b):\n    return a + b\n", "def add(x, y):\n    \"\"\"Sum.\"\"\"\n    return x + y\n", ""},
+	}
+	runEdits(t, cases)
+}
+
+func TestDetector(t *testing.T) {
+	src := mapSource{
+		"pytest.ini":     "[pytest]\npython_files = check_*.py\ntestpaths = qa\n",
+		"jest.config.js": "module.exports = { testMatch: ['**/?(*.)+(spec|e2e).[jt]s?(x)'] };\n",
+	}
+	d := NewDetector(src)
+	for p, want := range map[string]bool{
+		"qa/check_calc.py":           true,
+		"qa/test_calc.py":            false,
+		"other/check_calc.py":        false,
+		"conftest.py":                false,
+		"src/a.e2e.ts":               true,
+		"src/a.test.ts":              false,
+		"node_modules/x/a.e2e.js":    false,
+		"calc/calc_test.go":          true,
+		"calc/calc.go":               false,
+		"tests/it.rs":                true,
+		"src/test/java/a/B.java":     true,
+		"src/main/java/a/B.java":     false,
+		"src/main/java/a/BTest.java": true,
+	} {
+		if got := d.IsTestFile(p); got != want {
+			t.Errorf("IsTestFile(%s) = %v, want %v", p, got, want)
+		}
+	}
+	if !IsTestFile("tests/test_x.py") || !IsTestFile("src/__tests__/a.js") || !IsTestFile("a.spec.tsx") || IsTestFile("src/a.js") {
+		t.Error("default detector")
+	}
+	if !d.ShouldSnapshot("src/lib.rs") || !d.ShouldSnapshot("conftest.py") || d.ShouldSnapshot("README.md") {
+		t.Error("ShouldSnapshot")
+	}
+}
+
+func TestAllowEdits(t *testing.T) {
+	base := mapSource{"tests/test_calc.py": pyBase}
+	cur := mapSource{}
+	vs, err := Compare(base, cur, []string{"tests/test_calc.py"}, Options{AllowEdits: []string{"tests/*.py"}})
+	if err != nil || len(vs) != 0 {
+		t.Fatalf("allowed edit reported: %v %v", vs, err)
+	}
+	vs, _ = Compare(base, cur, []string{"tests/test_calc.py"}, Options{AllowEdits: []string{"other"}})
+	if len(vs) != 1 {
+		t.Fatalf("want one violation, got %v", vs)
+	}
+}
