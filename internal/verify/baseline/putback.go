@@ -60,6 +60,11 @@ func step(name string) {
 // watcher process is started that restores them if this process dies; a
 // save neither of them finished is restored by Recover at the next start.
 // An error from the restore says where the saved copies are.
+//
+// Putbacks of one project never overlap: a second one waits for the first
+// (or for ctx), and any earlier save for the same files that is still
+// pending (its chanto and watcher both gone) is restored first, so a
+// putback never saves another putback's base versions as "current".
 func Putback(ctx context.Context, opts PutbackOptions, run func(context.Context) error) (err error) {
 	root, files, err := checkFiles(opts.Root, opts.Files)
 	if err != nil {
@@ -69,7 +74,19 @@ func Putback(ctx context.Context, opts PutbackOptions, run func(context.Context)
 	if hist == "" {
 		hist = config.HistoryDir()
 	}
-	p, err := newSave(filepath.Join(hist, "putback"), root)
+	if len(files) == 0 {
+		return run(ctx)
+	}
+	parent := filepath.Join(hist, "putback")
+	unlock, err := lockProject(ctx, parent, root)
+	if err != nil {
+		return fmt.Errorf("putback: %w", err)
+	}
+	defer unlock()
+	if err := settleOverlapping(ctx, parent, root); err != nil {
+		return fmt.Errorf("putback: %w", err)
+	}
+	p, err := newSave(parent, root)
 	if err != nil {
 		return fmt.Errorf("putback: %w", err)
 	}

@@ -21,7 +21,8 @@ func TestPutbackShowsBaseThenRestores(t *testing.T) {
 	files := fixture(t, root, 1)
 	want := snapshot(t, root)
 	wantBase := baseTree(want, files)
-	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
+	// No Watcher: the default, this executable under its own name.
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist}
 	ran := false
 	err := Putback(context.Background(), opts, func(context.Context) error {
 		ran = true
@@ -40,7 +41,7 @@ func TestPutbackShowsBaseThenRestores(t *testing.T) {
 	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
 		t.Fatalf("after putback the tree differs:\n%s", d)
 	}
-	if left, _ := os.ReadDir(filepath.Join(hist, "putback")); len(left) != 0 {
+	if left := saves(hist); len(left) != 0 {
 		t.Errorf("save folders left: %v", left)
 	}
 	if p := watcherPIDs(hist); len(p) != 0 {
@@ -104,7 +105,7 @@ func TestPutbackWithoutWatcherTouchesNothing(t *testing.T) {
 	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
 		t.Fatalf("tree touched:\n%s", d)
 	}
-	if left, _ := os.ReadDir(filepath.Join(hist, "putback")); len(left) != 0 {
+	if left := saves(hist); len(left) != 0 {
 		t.Errorf("save folders left: %v", left)
 	}
 }
@@ -315,5 +316,102 @@ func TestRecoverLeftovers(t *testing.T) {
 	}
 	if r, err := Recover(filepath.Join(hist, "none")); err != nil || r != nil {
 		t.Errorf("missing history: %v %v", r, err)
+	}
+}
+
+// saves lists the save folders under hist.
+func saves(hist string) []string {
+	var out []string
+	entries, _ := os.ReadDir(filepath.Join(hist, "putback"))
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// TestConcurrentPutbacksOfOneProject: a second putback of the same files
+// must not save the first one's base versions as "current".
+func TestConcurrentPutbacksOfOneProject(t *testing.T) {
+	root, hist := t.TempDir(), t.TempDir()
+	files := fixture(t, root, 7)
+	want := snapshot(t, root)
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
+	firstIn := make(chan struct{})
+	errs := make(chan error, 2)
+	go func() {
+		errs <- Putback(context.Background(), opts, func(context.Context) error {
+			close(firstIn)
+			time.Sleep(100 * time.Millisecond)
+			return nil
+		})
+	}()
+	<-firstIn
+	go func() {
+		errs <- Putback(context.Background(), opts, func(context.Context) error {
+			time.Sleep(150 * time.Millisecond)
+			return nil
+		})
+	}()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after two overlapping putbacks:\n%s", d)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	hold, held := make(chan struct{}), make(chan error)
+	go func() {
+		held <- Putback(context.Background(), opts, func(context.Context) error { <-hold; return nil })
+	}()
+	time.Sleep(100 * time.Millisecond)
+	err := Putback(ctx, opts, func(context.Context) error { t.Error("ran while another putback held the project"); return nil })
+	close(hold)
+	if err == nil || !strings.Contains(err.Error(), "another putback") {
+		t.Errorf("waiting past ctx: %v", err)
+	}
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after the held putback:\n%s", d)
+	}
+}
+
+// TestPutbackRestoresLeftoverSaveFirst: chanto and its watcher died with the
+// tree put back; the next putback of that project restores the old save
+// before saving anything.
+func TestPutbackRestoresLeftoverSaveFirst(t *testing.T) {
+	dir := t.TempDir()
+	root, hist := filepath.Join(dir, "proj"), filepath.Join(dir, "history")
+	mustNo(t, os.MkdirAll(root, 0o755))
+	files := fixture(t, root, 8)
+	want := snapshot(t, root)
+	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Minute})
+	h.waitStep(t, "running")
+	for _, pid := range watcherPIDs(hist) {
+		mustNo(t, syscall.Kill(pid, syscall.SIGKILL))
+	}
+	h.kill()
+	time.Sleep(20 * time.Millisecond)
+	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
+	err := Putback(context.Background(), opts, func(context.Context) error {
+		if d, _ := diffTrees(baseTree(want, files), snapshot(t, root)); d != "" {
+			t.Errorf("during the second putback:\n%s", d)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := diffTrees(want, snapshot(t, root)); d != "" {
+		t.Fatalf("after the second putback:\n%s", d)
+	}
+	if left := saves(hist); len(left) != 0 {
+		t.Errorf("saves left: %v", left)
 	}
 }

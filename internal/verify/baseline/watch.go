@@ -41,12 +41,15 @@ type watcher struct {
 // watcher must do the opposite: outlive chanto in a session of its own, so
 // neither chanto's group kill, a closed terminal nor Ctrl-C reaches it.
 func startWatcher(argv []string, dir string) (*watcher, error) {
+	name := ""
 	if len(argv) == 0 {
 		exe, err := os.Executable()
 		if err != nil {
 			return nil, err
 		}
-		argv = []string{exe, WatchCommand}
+		// Run this very binary, but under the name it was called by: a
+		// multi-call binary (testscript's, for one) dispatches on argv[0].
+		argv, name = []string{exe, WatchCommand}, os.Args[0]
 	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
@@ -61,6 +64,9 @@ func startWatcher(argv []string, dir string) (*watcher, error) {
 	defer rdyR.Close()
 	args := append(append([]string(nil), argv[1:]...), dir)
 	cmd := exec.Command(argv[0], args...)
+	if name != "" {
+		cmd.Args[0] = name
+	}
 	cmd.Stdin, cmd.Stdout = ctlR, rdyW
 	cmd.Dir = "/" // keep no project folder busy
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
