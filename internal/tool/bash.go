@@ -1,8 +1,11 @@
 package tool
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -65,13 +68,7 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if env.Runner == nil {
 		return Result{}, fmt.Errorf("bash: no runner")
 	}
-	cwdFile, err := os.CreateTemp("", "chanto-cwd-*")
-	if err != nil {
-		return Result{}, fmt.Errorf("bash: %w", err)
-	}
-	cwdFile.Close()
-	defer os.Remove(cwdFile.Name())
-
+	nonce := newNonce()
 	var notes []string
 	dir := env.Cwd()
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -80,7 +77,7 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 		env.SetCwd("")
 	}
 	res, err := env.Runner.Run(ctx, run.Spec{
-		Shell:     bashScript(in.Command, cwdFile.Name()),
+		Shell:     bashScript(in.Command, nonce),
 		Dir:       dir,
 		Timeout:   timeout,
 		OutputCap: BashOutputCap,
@@ -89,24 +86,52 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	notes = append(notes, learnCwd(env, cwdFile.Name())...)
+	var endDir string
+	res.Output, endDir = cutCwdMarker(res.Output, nonce)
+	notes = append(notes, learnCwd(env, endDir)...)
 	return Result{Output: formatBash(res, timeout, notes), IsError: res.TimedOut, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Dir: dir}, nil
 }
 
 // bashScript wraps the command so that, however it ends (normally, exit,
-// set -e), an EXIT trap writes the final working directory to cwdFile.
-// The command goes on its own lines so heredocs and comments work.
-func bashScript(command, cwdFile string) string {
-	trap := "__chanto_status=$?; pwd -P >| " + shellQuote(cwdFile) + " 2>/dev/null; exit $__chanto_status"
-	return "trap " + shellQuote(trap) + " EXIT\n" + command + "\n"
+// set -e), an EXIT trap prints a marker line with the final working
+// directory. The marker goes to a copy of the original stdout on a
+// bash-chosen descriptor (10 or above), so it reaches us even when the
+// command redirected its own stdout, and it travels in the output stream
+// itself, which works inside a sandbox with a private /tmp. The command
+// goes on its own lines so heredocs and trailing comments work.
+func bashScript(command, nonce string) string {
+	trap := `printf '\n%s%s\n' ` + nonce + ` "$PWD" >&$__chanto_fd 2>/dev/null`
+	return "exec {__chanto_fd}>&1\ntrap " + shellQuote(trap) + " EXIT\n" + command + "\n"
+}
+
+// newNonce makes the marker unguessable, so no output can fake it.
+func newNonce() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "__chanto_cwd_" + hex.EncodeToString(b) + "="
+}
+
+// cutCwdMarker removes the last marker line from out and returns the
+// directory it names ("" when the command never reached its EXIT trap).
+func cutCwdMarker(out []byte, nonce string) ([]byte, string) {
+	i := bytes.LastIndex(out, []byte("\n"+nonce))
+	if i < 0 {
+		return out, ""
+	}
+	rest := out[i+1+len(nonce):]
+	end := bytes.IndexByte(rest, '\n')
+	if end < 0 {
+		return out, ""
+	}
+	dir := string(rest[:end])
+	clean := append(out[:i:i], rest[end+1:]...)
+	return clean, dir
 }
 
 // learnCwd moves the persistent directory to where the command ended and
 // returns a note when that is outside the project.
-func learnCwd(env *Env, cwdFile string) []string {
-	b, err := os.ReadFile(cwdFile)
-	dir := strings.TrimSuffix(string(b), "\n")
-	if err != nil || dir == "" {
+func learnCwd(env *Env, dir string) []string {
+	if dir == "" {
 		return nil
 	}
 	if logical := underRoot(env.Root, dir); env.inside(logical) {

@@ -137,3 +137,30 @@ func TestBashExitCodeAndErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestBashCwdMarkerIsRobust(t *testing.T) {
+	env := newEnv(t)
+	writeFiles(t, env.Root, map[string]string{"sub/x": ""})
+	// The command sends its own stdout to a file: the directory is still
+	// learned, and the file gets nothing of ours.
+	res := call(t, env, Bash{}, js(map[string]any{"command": "exec > log.txt; cd sub; echo hidden"}))
+	if res.Output != "(no output)" {
+		t.Errorf("got %q", res.Output)
+	}
+	if b, _ := os.ReadFile(filepath.Join(env.Root, "log.txt")); string(b) != "hidden\n" {
+		t.Errorf("log.txt = %q", b)
+	}
+	if env.Cwd() != filepath.Join(env.Root, "sub") {
+		t.Errorf("cwd %s", env.Cwd())
+	}
+	// Output that imitates a marker cannot move the directory.
+	res = call(t, env, Bash{}, js(map[string]any{"command": `printf '\n__chanto_cwd_0000=/etc\nno newline at end'`}))
+	if res.Output != "\n__chanto_cwd_0000=/etc\nno newline at end" || env.Cwd() != filepath.Join(env.Root, "sub") {
+		t.Errorf("got %q, cwd %s", res.Output, env.Cwd())
+	}
+	// A huge output still ends with the marker, so cd is still learned.
+	res = call(t, env, Bash{}, js(map[string]any{"command": "cd .. && seq 1 200000"}))
+	if env.Cwd() != env.Root || !strings.HasSuffix(res.Output, "\n200000") {
+		t.Errorf("cwd %s, tail %q", env.Cwd(), res.Output[len(res.Output)-20:])
+	}
+}

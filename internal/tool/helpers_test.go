@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 func newEnv(t *testing.T) *Env {
 	t.Helper()
 	t.Setenv("CHANTO_HOME", t.TempDir())
-	return &Env{Root: t.TempDir(), Runner: &run.Runner{}}
+	return &Env{Root: t.TempDir(), Runner: newRunner()}
 }
 
 // call runs a tool with a JSON input literal.
@@ -49,11 +48,11 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 // gitInit makes root a real git repository (test setup only).
 func gitInit(t *testing.T, root string) {
 	t.Helper()
+	r := &run.Runner{}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
+		res, err := r.Run(context.Background(), run.Spec{Args: append([]string{"git"}, args...), Dir: root, Purpose: run.Internal})
+		if err != nil || res.ExitCode != 0 {
+			t.Fatalf("git %v: %v\n%s", args, err, res.Output)
 		}
 	}
 }
@@ -95,3 +94,5 @@ func TestBuiltinToolsHaveDocsAndSchemas(t *testing.T) {
 		t.Errorf("want 6 tools, got %v", seen)
 	}
 }
+
+func newRunner() *run.Runner { return &run.Runner{} }
