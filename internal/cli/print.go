@@ -11,6 +11,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -174,28 +175,30 @@ func (pr *printRun) newAgent() (*agent.Agent, error) {
 		ContextWindow: pr.cfg.Providers[pr.provider.Name()].ContextWindow,
 		Transcript:    pr.session,
 		History:       history,
-		Policy:        pr.stopPolicy(),
+		Policy:        pr.stopPolicy(runner),
 		Approver:      approver,
 	}), nil
 }
 
 // stopPolicy picks the policy that rules on the final answer. Schema runs
-// have no gate (DESIGN §4). The done-gate plugs in here: build it from
-// pr.cfg.Guardrails (flags already applied) when it is enabled.
-func (pr *printRun) stopPolicy() agent.StopPolicy {
+// have no gate (DESIGN §4). Otherwise the done-gate and test protection
+// rule, built by gatePolicy from pr.cfg.Guardrails (flags already applied).
+func (pr *printRun) stopPolicy(runner *run.Runner) agent.StopPolicy {
 	if pr.schema != nil {
 		return pr.schema
 	}
 	if gatePolicy != nil {
-		return gatePolicy(pr.cfg, pr.cwd)
+		return gatePolicy(pr.cfg, pr.cwd, runner)
 	}
 	return agent.NoPolicy{}
 }
 
 // gatePolicy builds the done-gate and test protection for a run; nil until
-// the gate is wired. It sees the effective configuration, --verify flags
-// included, and decides itself what to do when guardrails are off.
-var gatePolicy func(cfg config.Config, root string) agent.StopPolicy
+// the gate is wired (a file of the gate's own in this package may set it
+// in an init function). It sees the effective configuration, --verify
+// flags included, decides itself what applies when guardrails are off, and
+// runs checks with runner, as the model's commands run.
+var gatePolicy func(cfg config.Config, root string, runner *run.Runner) agent.StopPolicy
 
 // providerKeyEnvs lists the variables holding provider keys, which the
 // model's commands must never see.
