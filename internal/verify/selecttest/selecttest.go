@@ -180,6 +180,10 @@ func narrowed(args, targets, widened []string) Selection {
 func QuoteArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
+		if plainWord(a) {
+			out[i] = a
+			continue
+		}
 		q, err := syntax.Quote(a, syntax.LangBash)
 		if err != nil {
 			// Only strings with NUL bytes fail; they cannot be argv anyway.
@@ -188,6 +192,19 @@ func QuoteArgs(args []string) string {
 		out[i] = q
 	}
 	return strings.Join(out, " ")
+}
+
+// plainWord reports words bash reads literally without quotes.
+func plainWord(s string) bool {
+	if s == "" || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "=") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // sortedKeys returns the set's members in order.
