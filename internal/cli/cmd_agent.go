@@ -55,18 +55,19 @@ const (
 func addAgentFlags(root *cobra.Command, std *stdio) {
 	opts := &agentOptions{}
 	root.Args = cobra.ArbitraryArgs
+	root.Use = "chanto [-p] [flags] [PROMPT...]"
 	f := root.Flags()
 	f.BoolVarP(&opts.print, "print", "p", false, "print mode: run the prompt (the arguments, or stdin) to a final answer and exit with its verdict")
 	f.StringVar(&opts.promptFile, "prompt-file", "", "read the prompt from `FILE`")
 	f.StringVar(&opts.model, "model", "", "model as `PROVIDER/MODEL` (or scripted:PATH)")
-	f.StringVar(&opts.outputFormat, "output-format", formatText, "output format: text, json or stream-json")
+	f.StringVar(&opts.outputFormat, "output-format", formatText, "output `FORMAT`: text, json or stream-json")
 	f.StringVar(&opts.outputSchema, "output-schema", "", "JSON schema `FILE` the final answer must match")
 	f.IntVar(&opts.maxTurns, "max-turns", 0, "stop with an error after `N` model calls (0: no limit)")
 	f.StringVar(&opts.resume, "resume", "", "continue the session `ID`")
 	f.BoolVarP(&opts.continueLast, "continue", "c", false, "continue the most recent session in this folder")
-	f.StringVar(&opts.permissionMode, "permission-mode", "", "default, accept-edits, plan or bypass")
+	f.StringVar(&opts.permissionMode, "permission-mode", "", "permission `MODE`: default, accept-edits, plan or bypass")
 	f.BoolVar(&opts.lockdown, "lockdown", false, "run nothing that is not explicitly allowed, and never ask")
-	f.StringVar(&opts.sandbox, "sandbox", "", "sandbox mode: read-only, workspace-write or off")
+	f.StringVar(&opts.sandbox, "sandbox", "", "sandbox `MODE`: read-only, workspace-write or off")
 	f.BoolVar(&opts.verify.Enabled, "verify", false, "verified mode: the project's checks must pass before the answer stands")
 	f.BoolVar(&opts.verify.Full, "verify-full", false, "verified mode with the full suite instead of related tests")
 	f.StringArrayVar(&opts.verify.Checks, "verify-check", nil, "a check `COMMAND` for verified mode (repeatable; replaces the configured checks)")
