@@ -66,8 +66,10 @@ func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	}
 	content := string(data)
 	oldS, newS := in.OldString, in.NewString
-	if strings.Contains(content, "\r\n") {
-		oldS, newS = toCRLF(oldS), toCRLF(newS)
+	// A CRLF file gets CRLF replacements, unless the text as given matches
+	// (a file with mixed endings).
+	if crlf := toCRLF(oldS); strings.Contains(content, "\r\n") && strings.Contains(content, crlf) {
+		oldS, newS = crlf, toCRLF(newS)
 	}
 	n := strings.Count(content, oldS)
 	switch {

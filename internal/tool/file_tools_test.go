@@ -90,8 +90,9 @@ func TestWriteStalenessRule(t *testing.T) {
 
 func TestEdit(t *testing.T) {
 	files := map[string]string{
-		"a.go":     "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 1\n}\n",
-		"crlf.txt": "alpha\r\nbeta\r\ngamma\r\n",
+		"a.go":      "package a\n\nfunc A() int {\n\treturn 1\n}\n\nfunc B() int {\n\treturn 1\n}\n",
+		"crlf.txt":  "alpha\r\nbeta\r\ngamma\r\n",
+		"mixed.txt": "one\r\ntwo\nthree\n",
 	}
 	cases := []struct {
 		name, path, input, want, file string
@@ -111,6 +112,10 @@ func TestEdit(t *testing.T) {
 			"old_string was not found in a.go. Read the file again", "", true},
 		{"crlf kept", "crlf.txt", `{"path":"crlf.txt","old_string":"beta\ngamma","new_string":"BETA\nGAMMA\ndelta"}`,
 			"replaced 1 occurrence", "alpha\r\nBETA\r\nGAMMA\r\ndelta\r\n", false},
+		{"crlf one line", "crlf.txt", `{"path":"crlf.txt","old_string":"beta","new_string":"beta\nextra"}`,
+			"replaced 1 occurrence", "alpha\r\nbeta\r\nextra\r\ngamma\r\n", false},
+		{"mixed endings", "mixed.txt", `{"path":"mixed.txt","old_string":"two\nthree","new_string":"2\n3"}`,
+			"replaced 1 occurrence", "one\r\n2\n3\n", false},
 		{"same strings", "a.go", `{"path":"a.go","old_string":"x","new_string":"x"}`, "nothing to change", "", true},
 		{"empty old", "a.go", `{"path":"a.go","old_string":"","new_string":"x"}`, "old_string is empty", "", true},
 		{"missing file", "a.go", `{"path":"zz.go","old_string":"a","new_string":"b"}`, "zz.go does not exist; create it with write", "", true},

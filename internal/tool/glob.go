@@ -56,6 +56,12 @@ func (Glob) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if in.Path != "" {
 		base = env.resolve(in.Path)
 	}
+	// An absolute pattern under the folder becomes relative to it.
+	if filepath.IsAbs(pattern) {
+		if rel, err := filepath.Rel(base, pattern); err == nil && !strings.HasPrefix(rel, "..") {
+			pattern = filepath.ToSlash(rel)
+		}
+	}
 	if fi, err := os.Stat(base); err != nil || !fi.IsDir() {
 		return errorf("%s is not a folder", env.display(base)), nil
 	}

@@ -147,7 +147,7 @@ func grepBuiltin(ctx context.Context, env *Env, re *regexp.Regexp, base string, 
 			return nil, err
 		}
 		for _, f := range all {
-			if globMatches(in.Glob, f) {
+			if globMatches(in.Glob, joinDisplay(prefix, f, base == env.Root)) {
 				files = append(files, f)
 			}
 		}
@@ -164,10 +164,7 @@ func grepBuiltin(ctx context.Context, env *Env, re *regexp.Regexp, base string, 
 		name, abs := prefix, base
 		if f != "" {
 			abs = filepath.Join(base, filepath.FromSlash(f))
-			name = f
-			if base != env.Root {
-				name = prefix + "/" + f
-			}
+			name = joinDisplay(prefix, f, base == env.Root)
 		}
 		data, err := os.ReadFile(abs)
 		if err != nil || isBinary(data) {
@@ -181,8 +178,17 @@ func grepBuiltin(ctx context.Context, env *Env, re *regexp.Regexp, base string, 
 	return out.Bytes(), nil
 }
 
+// joinDisplay is the path rg prints for file f under the searched folder.
+func joinDisplay(prefix, f string, atRoot bool) string {
+	if atRoot {
+		return f
+	}
+	return prefix + "/" + f
+}
+
 // globMatches applies the glob the way rg's --glob does: without a slash
-// it matches the file name at any depth; a leading ! excludes.
+// it matches the file name at any depth, with one the path as printed
+// (relative to the project root); a leading ! excludes.
 func globMatches(glob, rel string) bool {
 	if glob == "" {
 		return true

@@ -53,6 +53,7 @@ func TestGlob(t *testing.T) {
 		{`{"pattern":"**/*.{py,md}"}`, "", false},
 		{`{"pattern":"**/*.log"}`, "no files match **/*.log under .", false},
 		{`{"pattern":"**/*.js"}`, "no files match", false},
+		{js(map[string]string{"pattern": env.Root + "/a/*.go"}), "a/b.go", false},
 		{`{"pattern":"[z"}`, `invalid glob pattern "[z"`, true},
 		{`{"pattern":"*","path":"nope"}`, "nope is not a folder", true},
 		{`{}`, "pattern is empty", true},
@@ -105,6 +106,7 @@ var grepCases = []struct {
 	{"hidden and crlf", `{"pattern":"run"}`, ".github/ci.yml:1:run: go test\na-b/c.py:1:def run():\na-b/c.py:7:def run_more():\na.txt:1:run run run\ndocs/guide/intro.md:1:How to run it.\nmain.go:5:\trun()\nrun.go:3:func run() {", false},
 	{"glob by name", `{"pattern":"run","glob":"*.py"}`, "a-b/c.py:1:def run():\na-b/c.py:7:def run_more():", false},
 	{"glob negated", `{"pattern":"package","glob":"!main.go"}`, "a/b.go:1:package a\nrun.go:1:package main", false},
+	{"glob by root path", `{"pattern":"run","path":"docs","glob":"docs/**/*.md"}`, "docs/guide/intro.md:1:How to run it.", false},
 	{"sub path", `{"pattern":"run","path":"docs"}`, "docs/guide/intro.md:1:How to run it.", false},
 	{"file path", `{"pattern":"run","path":"a-b/c.py"}`, "a-b/c.py:1:def run():\na-b/c.py:7:def run_more():", false},
 	{"context", `{"pattern":"def","path":"a-b","context":2}`, "a-b/c.py:1:def run():\na-b/c.py-2-    pass\na-b/c.py-3-\n--\na-b/c.py-5-\na-b/c.py-6-\na-b/c.py:7:def run_more():\na-b/c.py-8-    pass", false},
@@ -160,6 +162,8 @@ func TestGrepEnginesAgree(t *testing.T) {
 			`{"pattern":"run"}`, `{"pattern":"run","context":1}`, `{"pattern":"RUN","ignore_case":true,"context":3}`,
 			`{"pattern":"\\(\\)","glob":"*.go"}`, `{"pattern":"line$"}`, `{"pattern":"run","path":"a-b"}`,
 			`{"pattern":"^$","context":1}`, `{"pattern":"package","glob":"!main.go"}`,
+			`{"pattern":"run","path":"docs","glob":"docs/**/*.md"}`, `{"pattern":"run","path":"docs","glob":"guide/*.md"}`,
+			`{"pattern":"run","glob":"a-b/*"}`, `{"pattern":"def","path":"a-b/c.py","context":1}`,
 		}
 		for _, in := range inputs {
 			a := call(t, env, Grep{NoRipgrep: true}, in)
