@@ -163,7 +163,23 @@ func (cs *ChangeSet) addNameStatus(out []byte) error {
 	return nil
 }
 
+// generatedDirs hold files test runners write as they run; they are never
+// part of a change, even in a repository without a .gitignore for them.
+var generatedDirs = []string{"__pycache__", ".pytest_cache"}
+
+func isGenerated(p string) bool {
+	for _, d := range generatedDirs {
+		if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 func (cs *ChangeSet) add(p string, status byte) {
+	if isGenerated(p) {
+		return
+	}
 	cs.Changed = append(cs.Changed, p)
 	switch status {
 	case 'A':

@@ -265,6 +265,7 @@ func (j *junit) stdout() *lineWriter { return j.lp.stdout() }
 
 func (j *junit) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
+	o.text = dropLines(string(res.Output), "- generated xml file: ")
 	data, err := os.ReadFile(j.file)
 	if err != nil {
 		return o
@@ -281,7 +282,7 @@ func (j *junit) finish(res run.Result) outcome {
 			if c.Failure == nil && c.Error == nil {
 				continue
 			}
-			f := Failure{ID: c.Classname + "::" + c.Name, Name: c.Name}
+			f := Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)}
 			if c.Classname == "" {
 				f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
 			}
@@ -439,7 +440,7 @@ func parseUnittest(line string, o *outcome) {
 		if !strings.HasSuffix(id, "."+m[1]) {
 			id += "." + m[1]
 		}
-		o.failures = appendUnique(o.failures, Failure{ID: id, Name: m[1]})
+		o.failures = appendUnique(o.failures, Failure{ID: id, Name: pytestName(strings.TrimSuffix(id, "."+m[1]), m[1])})
 	} else if m := unittestRan.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		o.tests = max(o.tests, 0) + n
@@ -474,4 +475,29 @@ func appendUnique(list []Failure, f Failure) []Failure {
 		}
 	}
 	return append(list, f)
+}
+
+// pytestName is the test's name with its class, when it has one
+// ("TestCodec.test_roundtrip"); junit's classname is "pkg.module.Class".
+func pytestName(classname, name string) string {
+	last := classname[strings.LastIndexByte(classname, '.')+1:]
+	if last != "" && last[0] >= 'A' && last[0] <= 'Z' {
+		return last + "." + name
+	}
+	return name
+}
+
+// dropLines removes the lines starting with prefix.
+func dropLines(text, prefix string) string {
+	if !strings.Contains(text, prefix) {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
 }

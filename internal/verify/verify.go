@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -298,6 +299,13 @@ func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
 	var changed []string
 	if !e.cs.Unknown {
 		changed = e.cs.Changed
+	}
+	if len(changed) == 0 {
+		// Nothing changed: check the project the user stands in (the
+		// nearest manifest at or above Root), found like a changed file's.
+		if rel, err := filepath.Rel(e.cs.Root, e.opts.Root); err == nil && !strings.HasPrefix(rel, "..") {
+			changed = []string{path.Join(filepath.ToSlash(rel), "_")}
+		}
 	}
 	projects, err := detect.ProjectsContext(ctx, e.cs.Root, changed, e.r)
 	if err != nil {

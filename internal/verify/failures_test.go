@@ -1,0 +1,136 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func collect(t *testing.T, r detect.Runner, stdout string, res run.Result, report string) outcome {
+	t.Helper()
+	dir := t.TempDir()
+	c := newCollector(r, dir, "/proj")
+	w := c.stdout()
+	if report != "" {
+		name := "pytest.xml"
+		if r == detect.Jest || r == detect.Vitest {
+			name = "report.json"
+		}
+		os.WriteFile(filepath.Join(dir, name), []byte(report), 0o644)
+	}
+	// Write in odd-sized pieces: lines may arrive split.
+	for i := 0; i < len(stdout); i += 7 {
+		w.Write([]byte(stdout[i:min(i+7, len(stdout))]))
+	}
+	if res.Output == nil {
+		res.Output = []byte(stdout)
+	}
+	return c.finish(res)
+}
+
+func TestGoJSON(t *testing.T) {
+	out := `{"Action":"start","Package":"m/a"}
+{"Action":"run","Package":"m/a","Test":"TestA"}
+{"Action":"output","Package":"m/a","Test":"TestA","Output":"=== RUN   TestA\n"}
+{"Action":"run","Package":"m/a","Test":"TestA/sub"}
+{"Action":"output","Package":"m/a","Test":"TestA/sub","Output":"    a_test.go:9: boom\n"}
+{"Action":"fail","Package":"m/a","Test":"TestA/sub"}
+{"Action":"fail","Package":"m/a","Test":"TestA"}
+{"Action":"run","Package":"m/a","Test":"TestB"}
+{"Action":"pass","Package":"m/a","Test":"TestB"}
+{"Action":"fail","Package":"m/a"}
+{"ImportPath":"m/b [m/b.test]","Action":"build-output","Output":"b.go:3:1: syntax error\n"}
+{"ImportPath":"m/b [m/b.test]","Action":"build-fail"}
+{"Action":"start","Package":"m/b"}
+{"Action":"output","Package":"m/b","Output":"FAIL\tm/b [build failed]\n"}
+{"Action":"fail","Package":"m/b","FailedBuild":"m/b [m/b.test]"}
+`
+	o := collect(t, detect.Go, out, run.Result{ExitCode: 1}, "")
+	want := []Failure{{ID: "m/a.TestA/sub", Name: "TestA/sub"}, {ID: "m/b [build failed]", Name: "m/b [build failed]"}}
+	if !reflect.DeepEqual(o.failures, want) || o.tests != 3 {
+		t.Errorf("failures = %+v, tests %d", o.failures, o.tests)
+	}
+	if o.text == "" || !contains([]string{o.excerpt}, "    a_test.go:9: boom\n") {
+		t.Errorf("excerpt = %q", o.excerpt)
+	}
+	o = collect(t, detect.Go, `{"Action":"output","Package":"m","Output":"?   \tm\t[no test files]\n"}
+{"Action":"skip","Package":"m"}
+`, run.Result{}, "")
+	if o.tests != 0 || len(o.failures) != 0 {
+		t.Errorf("no tests: %+v", o)
+	}
+}
+
+func TestJUnit(t *testing.T) {
+	xml := `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="3">
+<testcase classname="tests.test_io" name="test_ok" />
+<testcase classname="tests.test_io" name="test_roundtrip"><failure message="assert 1 == 2">x</failure></testcase>
+<testcase classname="tests.test_io.TestIO" name="test_read"><error message="boom">y</error></testcase>
+<testcase classname="" name="tests.test_bad"><error message="collection failure">z</error></testcase>
+</testsuite></testsuites>`
+	o := collect(t, detect.Pytest, "", run.Result{ExitCode: 1}, xml)
+	want := []Failure{
+		{ID: "tests.test_io::test_roundtrip", Name: "test_roundtrip"},
+		{ID: "tests.test_io.TestIO::test_read", Name: "TestIO.test_read"},
+		{ID: "tests.test_bad", Name: "tests.test_bad (collection error)"},
+	}
+	if !reflect.DeepEqual(o.failures, want) || o.tests != 4 {
+		t.Errorf("failures = %+v, tests %d", o.failures, o.tests)
+	}
+}
+
+func TestJestJSON(t *testing.T) {
+	rep := `{"numTotalTests":3,"testResults":[
+{"name":"/proj/src/a.test.js","status":"failed","assertionResults":[
+ {"fullName":"math adds","status":"failed","failureMessages":["expected 5"]},
+ {"fullName":"math subs","status":"passed"}]},
+{"name":"/proj/src/b.test.js","status":"failed","message":"SyntaxError","assertionResults":[]}]}`
+	o := collect(t, detect.Jest, "", run.Result{ExitCode: 1}, rep)
+	want := []Failure{{ID: "src/a.test.js › math adds", Name: "math adds"}, {ID: "src/b.test.js", Name: "src/b.test.js (suite failed to run)"}}
+	if !reflect.DeepEqual(o.failures, want) || o.tests != 3 {
+		t.Errorf("failures = %+v, tests %d", o.failures, o.tests)
+	}
+}
+
+func TestTextParsers(t *testing.T) {
+	cases := []struct {
+		r     detect.Runner
+		out   string
+		want  []string
+		tests int
+	}{
+		{detect.Cargo, "running 2 tests\ntest tests::adds ... FAILED\ntest tests::ok ... ok\n\nrunning 0 tests\n", []string{"tests::adds"}, 2},
+		{detect.Cargo, "error[E0425]: cannot find value `c`\nerror: could not compile `adder` (lib test) due to 1 previous error\n", []string{"adder [build failed]"}, -1},
+		{detect.Cargo, "running 0 tests\n\nrunning 0 tests\n", nil, 0},
+		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
+		{detect.Unittest, "ERROR: test_y (tests.test_m.TestM)\nRan 1 test in 0.001s\n", []string{"TestM.test_y"}, 1},
+		{detect.NodeTest, "TAP version 13\n# Subtest: adds\nnot ok 1 - adds\n  ---\n# tests 2\n# pass 1\n", []string{"adds"}, 2},
+	}
+	for _, c := range cases {
+		o := collect(t, c.r, c.out, run.Result{ExitCode: 1}, "")
+		var got []string
+		for _, f := range o.failures {
+			got = append(got, f.Name)
+		}
+		if !reflect.DeepEqual(got, c.want) || o.tests != c.tests {
+			t.Errorf("%s %q: got %q tests %d, want %q tests %d", c.r, c.out, got, o.tests, c.want, c.tests)
+		}
+	}
+}
+
+func TestWithExtraArgs(t *testing.T) {
+	if got := withExtraArgs([]string{"npm", "test"}, "--json"); !reflect.DeepEqual(got, []string{"npm", "test", "--", "--json"}) {
+		t.Errorf("npm: %q", got)
+	}
+	if got := withExtraArgs([]string{"npx", "jest", "a.js"}, "--json"); !reflect.DeepEqual(got, []string{"npx", "jest", "a.js", "--json"}) {
+		t.Errorf("npx: %q", got)
+	}
+	g := &goJSON{}
+	if got := g.args([]string{"go", "test", "./a", "./b"}); !reflect.DeepEqual(got, []string{"go", "test", "-json", "./a", "./b"}) {
+		t.Errorf("go: %q", got)
+	}
+}
