@@ -121,3 +121,22 @@ func TestJSONOutput(t *testing.T) {
 		t.Errorf("got %s", out.String())
 	}
 }
+
+func TestTextOutputOnATerminal(t *testing.T) {
+	var out, errOut bytes.Buffer
+	o := &textOutput{out: &out, err: &errOut, live: true}
+	o.Emit(event.Event{Type: event.MessageDelta, Text: "Let me"})
+	o.Emit(event.Event{Type: event.MessageDelta, Text: " look."})
+	o.Emit(event.Event{Type: event.MessageCompleted, Text: "Let me look."})
+	o.Emit(event.Event{Type: event.ToolStarted, Tool: &event.Tool{Name: "bash", Input: []byte(`{"command":"go test ./...\necho"}`)}})
+	o.Emit(event.Event{Type: event.ToolCompleted, Tool: &event.Tool{Name: "bash", Output: "exit 1\nFAIL", IsError: true}})
+	o.Emit(event.Event{Type: event.MessageDelta, Text: "Fixed."})
+	o.Emit(event.Event{Type: event.MessageCompleted, Text: "Fixed."})
+	o.finish(runResult{Answer: "Fixed.", Evidence: "Verified: go test ./... (1s) passed."})
+	if want := "Let me look.\nFixed.\n\nVerified: go test ./... (1s) passed.\n"; out.String() != want {
+		t.Errorf("stdout = %q, want %q", out.String(), want)
+	}
+	if want := "  ▸ bash go test ./...\n  ✗ bash: exit 1\n"; errOut.String() != want {
+		t.Errorf("stderr = %q, want %q", errOut.String(), want)
+	}
+}
