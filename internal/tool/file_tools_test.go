@@ -63,7 +63,7 @@ func TestWriteStalenessRule(t *testing.T) {
 		{Write{}, `{"path":"a.go","content":"package a\n\nfunc F() {}\n"}`, "wrote a.go (3 lines, 23 bytes)", false},
 		// Our own write counts as seen: writing again is fine.
 		{Write{}, `{"path":"a.go","content":"package a\n"}`, "wrote a.go", false},
-		{Write{}, `{"path":"new/dir/b.go","content":"package b"}`, "created new/dir/b.go (1 lines, 9 bytes)", false},
+		{Write{}, `{"path":"new/dir/b.go","content":"package b"}`, "created new/dir/b.go (1 line, 9 bytes)", false},
 		{Write{}, `{"path":"new","content":"x"}`, "new is a directory", true},
 		{Write{}, `{"content":"x"}`, "path is empty", true},
 	}

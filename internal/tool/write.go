@@ -73,5 +73,12 @@ func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, 
 	if in.Content != "" && !strings.HasSuffix(in.Content, "\n") {
 		lines++
 	}
-	return Result{Output: fmt.Sprintf("%s %s (%d lines, %d bytes)", verb, name, lines, len(in.Content))}, nil
+	return Result{Output: fmt.Sprintf("%s %s (%s, %s)", verb, name, plural(lines, "line"), plural(len(in.Content), "byte"))}, nil
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
