@@ -188,7 +188,8 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 }
 
 // call makes one model call, streaming text deltas as events, and adds the
-// reply to the conversation. On interrupt the partial text is kept.
+// reply to the conversation. When the call fails or is interrupted, the
+// text streamed so far is kept.
 func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
 	a.fitWindow()
 	req := llm.Request{
@@ -209,10 +210,11 @@ func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
 	resp, err := a.opts.Provider.Stream(ctx, req, onDelta)
 	out.ModelCalls++
 	if err != nil {
+		// What streamed before the cut is kept: nothing said is lost.
+		if partial.Len() > 0 {
+			_ = a.add(llm.Message{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.Text, Text: partial.String()}}})
+		}
 		if ctx.Err() != nil {
-			if partial.Len() > 0 {
-				_ = a.add(llm.Message{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.Text, Text: partial.String()}}})
-			}
 			return resp, ErrInterrupted
 		}
 		return resp, err

@@ -285,3 +285,16 @@ func (f providerFunc) ContextWindow(string) int { return 0 }
 func (f providerFunc) Stream(_ context.Context, req llm.Request, _ func(llm.Delta)) (llm.Response, error) {
 	return f(req), nil
 }
+
+func TestStreamCutKeepsPartialText(t *testing.T) {
+	rec := &recorder{}
+	a := newAgent(t, "say half an answer\nfail 500 stream cut\n", rec, nil)
+	_, err := a.Run(context.Background(), "go")
+	if err == nil || !strings.Contains(err.Error(), "stream cut") {
+		t.Fatalf("err = %v", err)
+	}
+	last := rec.messages[len(rec.messages)-1]
+	if last.Role != llm.Assistant || last.TextOf() != "half an answer" {
+		t.Errorf("last transcript message = %+v, want the partial text", last)
+	}
+}
