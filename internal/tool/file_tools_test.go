@@ -107,7 +107,7 @@ func TestEdit(t *testing.T) {
 		{"whitespace only", "a.go", `{"path":"a.go","old_string":"func B() int {\n    return 1\n}","new_string":"x"}`,
 			"It matches line 7 if whitespace (indentation, tabs vs spaces, trailing blanks) is ignored", "", true},
 		{"near miss", "a.go", `{"path":"a.go","old_string":"func C() int {","new_string":"x"}`,
-			"The closest lines are:\n     3\tfunc A() int {\n  ---\n     7\tfunc B() int {", "", true},
+			"The closest lines are:\n     3\tfunc A() int {\n  ---\n     7\tfunc B() int {\nFirst difference at line 3: the file has \"func A() int {\", old_string has \"func C() int {\".", "", true},
 		{"nothing close", "a.go", `{"path":"a.go","old_string":"zzzzzzzzzzzz","new_string":"x"}`,
 			"old_string was not found in a.go. Read the file again", "", true},
 		{"crlf kept", "crlf.txt", `{"path":"crlf.txt","old_string":"beta\ngamma","new_string":"BETA\nGAMMA\ndelta"}`,

@@ -18,7 +18,7 @@ func noMatch(name, content, old string) string {
 	if at := whitespaceMatch(lines, want); at > 0 {
 		fmt.Fprintf(&b, " It matches line %d if whitespace (indentation, tabs vs spaces, trailing blanks) is ignored; copy the exact text:\n", at)
 		b.WriteString(numbered(lines, at, at+len(want)-1))
-		return b.String()
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	starts := nearest(lines, want, 3)
 	if len(starts) == 0 {
@@ -30,6 +30,9 @@ func noMatch(name, content, old string) string {
 			b.WriteString("  ---\n")
 		}
 		b.WriteString(numbered(lines, s, min(len(lines), s+len(want)-1)))
+	}
+	if d := firstDifference(lines, want, starts[0]); d != "" {
+		b.WriteString(d)
 	}
 	b.WriteString("Read the file again and copy the text exactly.")
 	return b.String()
@@ -127,4 +130,19 @@ func numbered(lines []string, from, to int) string {
 		fmt.Fprintf(&b, "%6d\t%s\n", i, lines[i-1])
 	}
 	return b.String()
+}
+
+// firstDifference names the first line where the best candidate block
+// differs from old_string.
+func firstDifference(lines, want []string, start int) string {
+	for j, w := range want {
+		n := start + j
+		if n > len(lines) {
+			return fmt.Sprintf("old_string runs past the end of the file at line %d.\n", n)
+		}
+		if lines[n-1] != w {
+			return fmt.Sprintf("First difference at line %d: the file has %q, old_string has %q.\n", n, lines[n-1], w)
+		}
+	}
+	return ""
 }
