@@ -46,6 +46,14 @@ func Read(id string) (*Transcript, error) {
 	}
 	dir := Dir(id)
 	meta, err := readMeta(dir)
+	if errors.Is(err, ErrNotFound) {
+		// A unique prefix of an ID is enough: 20261129-2045.
+		var full string
+		if full, err = resolvePrefix(id); err == nil {
+			dir = Dir(full)
+			meta, err = readMeta(dir)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -180,4 +188,25 @@ func canonical(dir string) string {
 		return real
 	}
 	return abs
+}
+
+// resolvePrefix finds the one session whose ID starts with prefix.
+func resolvePrefix(prefix string) (string, error) {
+	metas, err := List()
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	for _, m := range metas {
+		if strings.HasPrefix(m.ID, prefix) {
+			found = append(found, m.ID)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("session %s: %w", prefix, ErrNotFound)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("session %s is ambiguous: %d sessions start with it (%s, …)", prefix, len(found), found[0])
 }

@@ -185,6 +185,13 @@ func TestListAndLatest(t *testing.T) {
 	if m, err := Latest(projA); err != nil || m.ID != ids[2] {
 		t.Errorf("Latest(a) = %v %v, want %s (created through the symlink)", m.ID, err, ids[2])
 	}
+	// A unique prefix finds a session; a shared one is refused.
+	if _, meta, err := Load(ids[1][:len(ids[1])-1]); err != nil || meta.ID != ids[1] {
+		t.Errorf("prefix load: %v %v", meta.ID, err)
+	}
+	if _, _, err := Load(ids[0][:9]); err == nil || !strings.Contains(err.Error(), "ambiguous") {
+		t.Errorf("ambiguous prefix: %v", err)
+	}
 	if m, err := Latest(projB); err != nil || m.ID != ids[3] {
 		t.Errorf("Latest(b) = %v %v", m.ID, err)
 	}
