@@ -56,6 +56,10 @@ func setupScript(env *testscript.Env) error {
 	}
 	env.Defer(func() { os.RemoveAll(home) })
 	env.Setenv("CHANTO_HOME", home)
+	// testscript does not pass the caller's environment on; blank the keys
+	// anyway so no script can ever reach a real provider.
+	env.Setenv("ANTHROPIC_API_KEY", "")
+	env.Setenv("OPENAI_API_KEY", "")
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
 		if v := goEnv(k); v != "" {
 			env.Setenv(k, v)
