@@ -29,6 +29,13 @@ func (e *MaxTurnsError) Error() string {
 	return fmt.Sprintf("reached --max-turns %d before the model finished; raise it or narrow the task", e.Max)
 }
 
+// A reply cut at the output limit is continued at most maxContinues times
+// in a row.
+const (
+	maxContinues   = 3
+	continuePrompt = "Your reply was cut off at the output token limit. Continue exactly where it stopped, without repeating anything."
+)
+
 // Transcript receives every message as it is added to the conversation
 // (session.Session implements it).
 type Transcript interface {
@@ -147,6 +154,10 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 			return out, err
 		}
 	}
+	// cut counts consecutive replies cut at the output limit; cutText
+	// holds their text, which the final answer continues.
+	cut := 0
+	var cutText strings.Builder
 	for {
 		if ctx.Err() != nil {
 			return out, ErrInterrupted
@@ -160,8 +171,19 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 		}
 		calls := resp.Message.ToolCalls()
 		st.Messages, st.ModelCalls = a.messages, out.ModelCalls
+		if len(calls) == 0 && resp.StopReason == llm.StopMaxTokens && cut < maxContinues {
+			// The reply hit the output limit mid-answer: ask for the rest.
+			cut++
+			cutText.WriteString(resp.Message.TextOf())
+			if err := a.add(userText(continuePrompt)); err != nil {
+				return out, err
+			}
+			continue
+		}
 		if len(calls) == 0 {
-			answer := strings.TrimSpace(resp.Message.TextOf())
+			answer := strings.TrimSpace(cutText.String() + resp.Message.TextOf())
+			cut = 0
+			cutText.Reset()
 			d := a.opts.Policy.OnFinal(ctx, st, answer)
 			if ctx.Err() != nil {
 				return out, ErrInterrupted

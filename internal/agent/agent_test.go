@@ -298,3 +298,21 @@ func TestStreamCutKeepsPartialText(t *testing.T) {
 		t.Errorf("last transcript message = %+v, want the partial text", last)
 	}
 }
+
+func TestAnswerCutAtTheOutputLimitIsContinued(t *testing.T) {
+	rec := &recorder{}
+	s := `say The first half
+stop max_tokens
+---
+expect Continue exactly where it stopped
+say and the second half.
+`
+	a := newAgent(t, s, rec, nil)
+	out, err := a.Run(context.Background(), "go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Answer != "The first halfand the second half." || out.ModelCalls != 2 {
+		t.Errorf("outcome = %+v", out)
+	}
+}
