@@ -94,14 +94,15 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 
 // bashScript wraps the command so that, however it ends (normally, exit,
 // set -e), an EXIT trap prints a marker line with the final working
-// directory. The marker goes to a copy of the original stdout on a
-// bash-chosen descriptor (10 or above), so it reaches us even when the
-// command redirected its own stdout, and it travels in the output stream
-// itself, which works inside a sandbox with a private /tmp. The command
+// directory. The marker goes to a copy of the original stdout on an
+// out-of-the-way descriptor, so it reaches us even when the command
+// redirected its own stdout, and it travels in the output stream itself,
+// which works inside a sandbox with a private /tmp. (A fixed number rather
+// than bash 4's {var} form keeps macOS's bash 3.2 working.) The command
 // goes on its own lines so heredocs and trailing comments work.
 func bashScript(command, nonce string) string {
-	trap := `printf '\n%s%s\n' ` + nonce + ` "$PWD" >&$__chanto_fd 2>/dev/null`
-	return "exec {__chanto_fd}>&1\ntrap " + shellQuote(trap) + " EXIT\n" + command + "\n"
+	trap := `printf '\n%s%s\n' ` + nonce + ` "$PWD" >&87 2>/dev/null`
+	return "exec 87>&1\ntrap " + shellQuote(trap) + " EXIT\n" + command + "\n"
 }
 
 // newNonce makes the marker unguessable, so no output can fake it.
