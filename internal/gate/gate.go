@@ -48,6 +48,9 @@ type Options struct {
 	Runner *run.Runner
 	// HistoryDir holds putback saves (tests set it).
 	HistoryDir string
+	// Root is the folder the turn snapshot covers (the repository's top
+	// level); empty means the agent's project root.
+	Root string
 }
 
 // Policy implements agent.StopPolicy and agent.TurnStarter. One Policy
@@ -107,7 +110,11 @@ func New(opts Options) *Policy {
 // call.
 func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
 	t := &turn{reported: map[string]bool{}}
-	t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, st.Root)
+	root := p.opts.Root
+	if root == "" {
+		root = st.Root
+	}
+	t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, root)
 	p.mu.Lock()
 	if p.t != nil && p.t.snap != nil {
 		p.t.snap.Close()
@@ -148,7 +155,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	}
 	if t.snapErr != nil {
 		if p.opts.Verify {
-			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: the change set could not be determined (" + t.snapErr.Error() + ")."}
+			return notVerified(st, "⚠ Not verified: the change set could not be determined ("+t.snapErr.Error()+").")
 		}
 		return agent.Accept()
 	}
@@ -159,7 +166,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 		}
 	}
 	if !p.opts.Verify {
-		return p.failedRunRule(t)
+		return p.failedRunRule(t, st)
 	}
 	return p.gate(ctx, t, st)
 }
@@ -250,12 +257,12 @@ func (p *Policy) protectGate(t *turn, st *agent.TurnState) (agent.StopDecision, 
 	if p.opts.Verify {
 		t.attempts++
 		if t.attempts > p.opts.MaxAttempts {
-			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}, true
+			return notVerified(st, evidence), true
 		}
 	} else {
 		t.protectBacks++
 		if t.protectBacks > offSendBacks {
-			return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}, true
+			return notVerified(st, evidence), true
 		}
 	}
 	return agent.SendBack(protectSendBack(vs)), true
@@ -264,14 +271,14 @@ func (p *Policy) protectGate(t *turn, st *agent.TurnState) (agent.StopDecision, 
 // failedRunRule is the verify-off rule: finishing right after the model's
 // own failed check run, or with a failure re-run only at a narrower scope,
 // sends the answer back (twice at most).
-func (p *Policy) failedRunRule(t *turn) agent.StopDecision {
+func (p *Policy) failedRunRule(t *turn, st *agent.TurnState) agent.StopDecision {
 	failed, why := unresolvedFailure(t.runs)
 	if failed == nil {
 		return agent.Accept()
 	}
 	t.failedBacks++
 	if t.failedBacks > offSendBacks {
-		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: " + why + "."}
+		return notVerified(st, "⚠ Not verified: "+why+".")
 	}
 	return agent.SendBack(failedRunSendBack(*failed, why))
 }
@@ -308,6 +315,14 @@ func (r ownRun) coversRun(e ownRun) bool {
 		return r.covers(e.Dir, e.Runner, true, nil)
 	}
 	return r.covers(e.Dir, e.Runner, false, e.Targets)
+}
+
+// notVerified ends the turn unverified for a reason the engine did not
+// report itself, with the verify.result event stream-json readers expect.
+func notVerified(st *agent.TurnState, evidence string) agent.StopDecision {
+	emit(st, event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
+		Verdict: string(agent.NotVerified), Evidence: evidence, NewFailures: []string{}, AlreadyFailing: []string{}}})
+	return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}
 }
 
 func emit(st *agent.TurnState, ev event.Event) {

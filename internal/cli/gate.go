@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/gate"
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+func init() { gatePolicy = newGatePolicy }
+
+// newGatePolicy builds verified mode from the effective guardrails (flags
+// applied). With guardrails off it still guards against test tampering and
+// finishing on a failed run, as DESIGN §4 asks of the plain agent.
+func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.StopPolicy {
+	g := cfg.Guardrails
+	return gate.New(gate.Options{
+		Verify:         g.Enabled,
+		Full:           g.Scope == "full",
+		Checks:         g.Checks,
+		MaxAttempts:    g.MaxAttempts,
+		Timeout:        time.Duration(g.TimeoutSecs) * time.Second,
+		ProtectTests:   g.ProtectTests,
+		AllowTestEdits: g.AllowTestEdits,
+		Runner:         runner,
+		Root:           repoTop(runner, root),
+	})
+}
+
+// repoTop is the top of the git work tree holding dir, else dir: the turn
+// snapshot covers the whole repository even when chanto starts in a
+// sub-folder.
+func repoTop(r *run.Runner, dir string) string {
+	var out strings.Builder
+	res, err := r.Run(context.Background(), run.Spec{Args: []string{"git", "rev-parse", "--show-toplevel"}, Dir: dir, Purpose: run.Internal, Stdout: &out})
+	if err != nil || res.ExitCode != 0 {
+		return dir
+	}
+	return strings.TrimSpace(out.String())
+}
