@@ -128,7 +128,7 @@ func joinInts(ns []int) string {
 // snippet shows lines around the changed region, numbered, so the model
 // sees the result without another read.
 func snippet(content string, line, count int) string {
-	lines := strings.Split(strings.ReplaceAll(content, "\r\n", "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(content, "\r\n", "\n"), "\n"), "\n")
 	from := max(1, line-2)
 	to := min(len(lines), line+count+1)
 	if to-from > 30 {

@@ -99,7 +99,7 @@ func TestEdit(t *testing.T) {
 		isError                       bool
 	}{
 		{"unique", "a.go", `{"path":"a.go","old_string":"func A() int {\n\treturn 1","new_string":"func A() int {\n\treturn 2"}`,
-			"edited a.go: replaced 1 occurrence", "package a\n\nfunc A() int {\n\treturn 2\n}\n\nfunc B() int {\n\treturn 1\n}\n", false},
+			"edited a.go: replaced 1 occurrence\n     1\tpackage a\n     2\t\n     3\tfunc A() int {\n     4\t\treturn 2\n     5\t}\n     6\t", "package a\n\nfunc A() int {\n\treturn 2\n}\n\nfunc B() int {\n\treturn 1\n}\n", false},
 		{"ambiguous", "a.go", `{"path":"a.go","old_string":"return 1","new_string":"return 3"}`,
 			"old_string matches 2 places in a.go (lines 4, 8); add surrounding lines to make it unique, or set replace_all", "", true},
 		{"replace all", "a.go", `{"path":"a.go","old_string":"return 1","new_string":"return 3","replace_all":true}`,
