@@ -16,6 +16,7 @@ type fileModel struct {
 	parseErr bool
 	shallow  bool // too large: names only
 	lines    []string
+	index    map[string]*testCase
 }
 
 // testCase is one collected test.
@@ -165,12 +166,15 @@ func (m *fileModel) line(n int) string {
 }
 
 func (m *fileModel) test(name string) *testCase {
-	for _, t := range m.tests {
-		if t.name == name {
-			return t
+	if m.index == nil {
+		m.index = make(map[string]*testCase, len(m.tests))
+		for _, t := range m.tests {
+			if _, dup := m.index[t.name]; !dup {
+				m.index[t.name] = t
+			}
 		}
 	}
-	return nil
+	return m.index[name]
 }
 
 // compareModels reports violations of one test file between base and cur.

@@ -65,8 +65,13 @@ func (g *grammar) kind(id uint16) string {
 	return ""
 }
 
+// shallowDepth bounds how deep a file above MaxDeepSize is copied: enough
+// to reach test names, not their bodies.
+var shallowDepth = map[string]int{"python": 5, "rust": 8, "java": 8, "javascript": 24, "typescript": 24, "tsx": 24}
+
 // parseTS parses src with the named grammar and returns the copied root
-// and whether the tree contains syntax errors.
+// and whether the tree contains syntax errors. Files above MaxDeepSize are
+// copied only down to shallowDepth.
 func parseTS(lang string, src []byte) (*node, bool) {
 	g := grammars[lang]
 	p := ts.NewParser()
@@ -82,11 +87,15 @@ func parseTS(lang string, src []byte) (*node, bool) {
 	root := tree.RootNode()
 	c := tree.Walk()
 	defer c.Close()
-	out := copyTree(g, c)
+	depth := 1 << 30
+	if len(src) > MaxDeepSize {
+		depth = shallowDepth[lang]
+	}
+	out := copyTree(g, c, depth)
 	return out, root.HasError()
 }
 
-func copyTree(g *grammar, c *ts.TreeCursor) *node {
+func copyTree(g *grammar, c *ts.TreeCursor, maxDepth int) *node {
 	n := c.Node()
 	s, e := n.ByteRange()
 	id := n.KindId()
@@ -95,8 +104,10 @@ func copyTree(g *grammar, c *ts.TreeCursor) *node {
 		root.kind = "ERROR"
 	}
 	cur := root
+	depth := 0
 	for {
-		if c.GotoFirstChild() {
+		if depth < maxDepth && c.GotoFirstChild() {
+			depth++
 			cur = appendChild(g, c, cur)
 			continue
 		}
@@ -108,6 +119,7 @@ func copyTree(g *grammar, c *ts.TreeCursor) *node {
 			if !c.GotoParent() {
 				return root
 			}
+			depth--
 			cur = cur.parent
 			if cur == nil {
 				return root
