@@ -17,7 +17,7 @@ type DirSource string
 // ReadFile reads p below the directory. Missing files, directories and
 // symlink loops all read as fs.ErrNotExist.
 func (d DirSource) ReadFile(p string) ([]byte, error) {
-	full := filepath.Join(string(d), filepath.FromSlash(path.Clean("/" + p)))
+	full := filepath.Join(string(d), filepath.FromSlash(path.Clean("/"+p)))
 	b, err := os.ReadFile(full)
 	if err == nil {
 		return b, nil
