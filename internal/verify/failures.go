@@ -330,6 +330,7 @@ func (j *jestJSON) stdout() *lineWriter { return j.lp.stdout() }
 
 func (j *jestJSON) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
+	o.text = dropContaining(string(res.Output), filepath.Dir(j.file))
 	if bytes.Contains(res.Output, []byte("No tests found")) || bytes.Contains(res.Output, []byte("No test files found")) {
 		o.tests = 0
 	}
@@ -354,10 +355,11 @@ func (j *jestJSON) finish(res run.Result) outcome {
 				continue
 			}
 			anyFailed = true
-			o.failures = append(o.failures, Failure{ID: file + " › " + a.FullName, Name: a.FullName})
+			name := strings.TrimSpace(a.FullName)
+			o.failures = append(o.failures, Failure{ID: file + " › " + name, Name: name})
 			for _, m := range a.FailureMessages {
 				if ex.Len() < 16<<10 {
-					ex.WriteString(a.FullName + "\n" + m + "\n")
+					ex.WriteString(name + "\n" + m + "\n")
 				}
 			}
 		}
@@ -496,6 +498,22 @@ func dropLines(text, prefix string) string {
 	out := lines[:0]
 	for _, l := range lines {
 		if !strings.HasPrefix(l, prefix) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
+}
+
+// dropContaining removes the lines that mention s (the report file chanto
+// asked for, which the user never did).
+func dropContaining(text, s string) string {
+	if !strings.Contains(text, s) {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.Contains(l, s) {
 			out = append(out, l)
 		}
 	}

@@ -262,7 +262,10 @@ func (e *engine) changeSet(ctx context.Context) error {
 		return err
 	}
 	e.cs = cs
+	// chanto's state and the temp folder may sit inside the repository
+	// (a home folder under git, TMPDIR set to a project folder).
 	e.cs.dropUnder(config.Home())
+	e.cs.dropUnder(os.TempDir())
 	if cs.Git {
 		e.src = GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
 	}
