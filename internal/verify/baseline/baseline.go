@@ -4,6 +4,26 @@
 // one run and restores them. Putback is crash-safe: the changed versions are
 // saved under ~/.chanto/history/putback/ first, a watcher process restores
 // them if chanto dies, and the next start recovers anything left.
+//
+// The putback invariants, in order of a run (Putback):
+//   - one putback per project at a time (a lock file beside the saves), and
+//     any earlier save of that project still pending is restored first;
+//   - the save folder is created and flock'ed before anything else, and the
+//     lock is held until the save is gone: whoever holds it owns the save,
+//     and the kernel releases it when chanto dies;
+//   - the watcher (Watch, started as "chanto __putback-watch DIR" in its own
+//     session) is running and holds its end of a pipe before the save is
+//     written; EOF on that pipe without "done" means chanto died;
+//   - the current versions (bytes, mode, owner, sha256) are fsynced and the
+//     manifest committed by an atomic rename before the tree is touched, so
+//     a save without a manifest never reached the tree and is garbage;
+//   - every write into the tree is a side file renamed over the target, so
+//     no file is ever half-written; restore overwrites whatever the test run
+//     left, checks every sha256 first, and is idempotent;
+//   - a finished save loses its manifest first, then the folder.
+//
+// Recover handles what both chanto and its watcher left (power loss, a
+// kill of both), under the same lock, so it can race the watcher safely.
 package baseline
 
 import "strings"

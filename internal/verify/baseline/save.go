@@ -213,6 +213,9 @@ func tempName(abs string) string {
 
 // replaceFile atomically puts content with mode (a regular file, or a
 // symlink whose target is content) at abs. durable fsyncs the file first.
+// The file gets a fresh mtime on purpose: build outputs made from the base
+// versions during the baseline run must look older than the restored
+// sources, or make and friends would keep them.
 func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, durable bool) error {
 	tmp := tempName(abs)
 	_ = os.Remove(tmp)
