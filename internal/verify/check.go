@@ -43,9 +43,9 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (Check
 	if err != nil {
 		return cr, err
 	}
-	if !sel.Full && !cr.TimedOut && cr.NotFound == "" {
-		if why := couldNotRun(c.Runner, cr); why != "" {
-			full := selecttest.Selection{Full: true, Args: c.Args, Reason: "the related run could not run (" + why + ")"}
+	if !sel.Full && !cr.TimedOut && cr.NotFound == "" && !cr.Passed {
+		if why, ok := fallbackReason(c.Runner, cr); ok {
+			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
 			retry, err := e.execute(ctx, c, full)
 			if err != nil {
 				return cr, err
@@ -172,7 +172,7 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	if text == "" {
 		text = string(res.Output)
 	}
-	cr.Output = excerpt(o.excerpt, text)
+	cr.Output, cr.raw = excerpt(o.excerpt, text), text
 	if res.ExitCode == 127 && !res.TimedOut {
 		cr.NotFound = missingProgram(text)
 	}
@@ -213,23 +213,16 @@ func missingProgram(out string) string {
 	return ""
 }
 
-var goCannotRun = regexp.MustCompile(`matched no packages|cannot find package|no required module provides|directory .* outside|is not in std|no Go files in`)
-
-// couldNotRun says why a narrowed run did not really run, or "".
-func couldNotRun(r detect.Runner, cr CheckRun) string {
+// fallbackReason says why a narrowed run did not really run (a missing
+// path, nothing collected), so the full suite runs instead.
+func fallbackReason(r detect.Runner, cr CheckRun) (string, bool) {
 	if cr.NoTests {
-		return "it collected no tests"
+		return selecttest.FallbackNoTests, true
 	}
-	switch {
-	case r == detect.Pytest && cr.ExitCode == 4:
-		return "pytest could not find a selected path"
-	case r == detect.Go && !cr.Passed && len(cr.Failures) == 0 && goCannotRun.MatchString(cr.Output):
-		return "go could not load a selected package"
-	case r == detect.Cargo && !cr.Passed && len(cr.Failures) == 0 &&
-		(strings.Contains(cr.Output, "no test target named") || strings.Contains(cr.Output, "did not match any packages")):
-		return "cargo could not find a selected target"
+	if len(cr.Failures) > 0 {
+		return "", false // tests ran and failed: a real failure
 	}
-	return ""
+	return selecttest.FallbackReason(r, cr.ExitCode, []byte(cr.raw))
 }
 
 // excerpt keeps the failing tests' own output, then the tail of the rest.

@@ -163,6 +163,7 @@ type CheckRun struct {
 
 	check detect.Check
 	args  []string
+	raw   string // capped output, for the fallback rules
 }
 
 // BaselineRun reports the run of the same command on the base version.
