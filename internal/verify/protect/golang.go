@@ -19,9 +19,10 @@ type goAnalyzer struct {
 	src   []byte
 	m     *fileModel
 	holes [][2]int // byte ranges replaced by a placeholder when normalizing
+	sp    span     // only declarations touching it are analyzed
 }
 
-func analyzeGo(p string, src []byte) *fileModel {
+func analyzeGo(p string, src []byte, sp span) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
@@ -32,7 +33,7 @@ func analyzeGo(p string, src []byte) *fileModel {
 		}
 		return m
 	}
-	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m}
+	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp}
 	for _, cg := range f.Comments {
 		txt := cg.Text()
 		m.comments = append(m.comments, txt)
@@ -59,6 +60,16 @@ func analyzeGo(p string, src []byte) *fileModel {
 	return m
 }
 
+// touches reports whether n overlaps the changed span; declarations
+// outside it are byte-identical on both sides.
+func (g *goAnalyzer) touches(n ast.Node) bool {
+	start, end := g.off(n.Pos()), g.off(n.End())
+	if d, ok := n.(*ast.FuncDecl); ok && d.Doc != nil {
+		start = g.off(d.Doc.Pos())
+	}
+	return start <= g.sp.hi && end >= g.sp.lo
+}
+
 func (g *goAnalyzer) line(p token.Pos) int { return g.fset.Position(p).Line }
 
 func (g *goAnalyzer) off(p token.Pos) int { return g.file.Offset(p) }
@@ -83,7 +94,7 @@ func isGoTest(name string) bool {
 }
 
 func (g *goAnalyzer) funcDecl(d *ast.FuncDecl) {
-	if d.Body == nil {
+	if d.Body == nil || !g.touches(d) {
 		return
 	}
 	if d.Recv != nil || !isGoTest(d.Name.Name) {
@@ -179,7 +190,7 @@ func (g *goAnalyzer) tableRows(c *ast.CompositeLit) []row {
 
 // tableVars records package-level test tables as table entities.
 func (g *goAnalyzer) tableVars(d *ast.GenDecl) {
-	if d.Tok != token.VAR {
+	if d.Tok != token.VAR || !g.touches(d) {
 		return
 	}
 	for _, s := range d.Specs {

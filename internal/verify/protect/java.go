@@ -13,9 +13,9 @@ type javaAnalyzer struct {
 
 var javaTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true, "Theory": true, "Property": true}
 
-func analyzeJava(src []byte) *fileModel {
+func analyzeJava(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
-	root, bad := parseTS("java", src)
+	root, bad := pt.root, pt.bad
 	if root == nil || bad {
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})

@@ -17,9 +17,9 @@ type jsAnalyzer struct {
 var jsTestFns = map[string]bool{"it": true, "test": true, "specify": true, "fit": true, "xit": true, "xtest": true, "xspecify": true}
 var jsSuiteFns = map[string]bool{"describe": true, "context": true, "suite": true, "fdescribe": true, "xdescribe": true, "xcontext": true}
 
-func analyzeJS(lang string, src []byte) *fileModel {
+func analyzeJS(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
-	root, bad := parseTS(lang, src)
+	root, bad := pt.root, pt.bad
 	if root == nil || bad {
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})

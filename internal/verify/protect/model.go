@@ -122,22 +122,45 @@ func langOf(p string) string {
 	return ""
 }
 
-// analyze builds the model of one file; it never fails: a file that does
-// not parse gets parseErr set.
+// grammarOf names the tree-sitter grammar for an analyzer language.
+func grammarOf(lang string) string { return lang }
+
+// analyze builds the model of one whole file; it never fails: a file that
+// does not parse gets parseErr set.
 func analyze(lang, p string, src []byte) *fileModel {
 	src = normalizeNewlines(src)
+	var pt parsed
+	if lang != "go" && grammars[lang] != nil {
+		pt.root, pt.bad = parseTS(grammarOf(lang), src)
+	}
+	return build(lang, p, src, pt, whole)
+}
+
+// analyzePair builds the models of both sides of a changed file, analyzing
+// in depth only what touches the change.
+func analyzePair(lang, p string, b, a []byte) (*fileModel, *fileModel) {
+	b, a = normalizeNewlines(b), normalizeNewlines(a)
+	lo, bhi, ahi := changedSpan(b, a)
+	if lang == "go" {
+		return build(lang, p, b, parsed{}, span{lo, bhi}), build(lang, p, a, parsed{}, span{lo, ahi})
+	}
+	pb, pa := parsePair(grammarOf(lang), b, a)
+	return build(lang, p, b, pb, span{lo, bhi}), build(lang, p, a, pa, span{lo, ahi})
+}
+
+func build(lang, p string, src []byte, pt parsed, sp span) *fileModel {
 	var m *fileModel
 	switch lang {
 	case "go":
-		m = analyzeGo(p, src)
+		m = analyzeGo(p, src, sp)
 	case "python":
-		m = analyzePython(src)
+		m = analyzePython(src, pt)
 	case "javascript", "typescript", "tsx":
-		m = analyzeJS(lang, src)
+		m = analyzeJS(src, pt)
 	case "rust":
-		m = analyzeRust(src)
+		m = analyzeRust(src, pt)
 	case "java":
-		m = analyzeJava(src)
+		m = analyzeJava(src, pt)
 	default:
 		return nil
 	}

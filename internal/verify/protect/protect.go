@@ -207,10 +207,12 @@ func (c *comparer) file(p string) ([]Violation, error) {
 		return out, nil
 	}
 	var bm, am *fileModel
-	if inBase {
+	switch {
+	case inBase && inCur:
+		bm, am = analyzePair(lang, p, b, a)
+	case inBase:
 		bm = analyze(lang, p, b)
-	}
-	if inCur {
+	default:
 		am = analyze(lang, p, a)
 	}
 	isTest := c.det.isTestFile(p) || (bm != nil && len(bm.tests) > 0)

@@ -11,9 +11,9 @@ type pyAnalyzer struct {
 	m   *fileModel
 }
 
-func analyzePython(src []byte) *fileModel {
+func analyzePython(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
-	root, bad := parseTS("python", src)
+	root, bad := pt.root, pt.bad
 	if root == nil || bad {
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})

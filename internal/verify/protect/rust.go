@@ -12,9 +12,9 @@ type rustAnalyzer struct {
 	m   *fileModel
 }
 
-func analyzeRust(src []byte) *fileModel {
+func analyzeRust(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
-	root, bad := parseTS("rust", src)
+	root, bad := pt.root, pt.bad
 	if root == nil || bad {
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})

@@ -26,6 +26,7 @@ type node struct {
 }
 
 type grammar struct {
+	name  string
 	once  sync.Once
 	lang  *ts.Language
 	load  func() *ts.Language
@@ -34,12 +35,12 @@ type grammar struct {
 }
 
 var grammars = map[string]*grammar{
-	"python":     {load: func() *ts.Language { return ts.NewLanguage(tspy.Language()) }},
-	"javascript": {load: func() *ts.Language { return ts.NewLanguage(tsjs.Language()) }},
-	"typescript": {load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTypescript()) }},
-	"tsx":        {load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTSX()) }},
-	"rust":       {load: func() *ts.Language { return ts.NewLanguage(tsrust.Language()) }},
-	"java":       {load: func() *ts.Language { return ts.NewLanguage(tsjava.Language()) }},
+	"python":     {name: "python", load: func() *ts.Language { return ts.NewLanguage(tspy.Language()) }},
+	"javascript": {name: "javascript", load: func() *ts.Language { return ts.NewLanguage(tsjs.Language()) }},
+	"typescript": {name: "typescript", load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTypescript()) }},
+	"tsx":        {name: "tsx", load: func() *ts.Language { return ts.NewLanguage(tsts.LanguageTSX()) }},
+	"rust":       {name: "rust", load: func() *ts.Language { return ts.NewLanguage(tsrust.Language()) }},
+	"java":       {name: "java", load: func() *ts.Language { return ts.NewLanguage(tsjava.Language()) }},
 }
 
 func (g *grammar) language() *ts.Language {
@@ -69,9 +70,20 @@ func (g *grammar) kind(id uint16) string {
 // to reach test names, not their bodies.
 var shallowDepth = map[string]int{"python": 5, "rust": 8, "java": 8, "javascript": 24, "typescript": 24, "tsx": 24}
 
-// parseTS parses src with the named grammar and returns the copied root
-// and whether the tree contains syntax errors. Files above MaxDeepSize are
-// copied only down to shallowDepth.
+// parsed is a copied syntax tree and whether it had syntax errors.
+type parsed struct {
+	root *node
+	bad  bool
+}
+
+// span is the byte range of a file that differs from the other side; only
+// nodes touching it are copied in full, since everything else is
+// byte-identical on both sides.
+type span struct{ lo, hi int }
+
+var whole = span{0, 1 << 62}
+
+// parseTS parses one file in full.
 func parseTS(lang string, src []byte) (*node, bool) {
 	g := grammars[lang]
 	p := ts.NewParser()
@@ -84,61 +96,124 @@ func parseTS(lang string, src []byte) (*node, bool) {
 		return nil, true
 	}
 	defer tree.Close()
-	root := tree.RootNode()
+	pt := copyParsed(g, tree, src, whole)
+	return pt.root, pt.bad
+}
+
+func copyParsed(g *grammar, tree *ts.Tree, src []byte, sp span) parsed {
 	c := tree.Walk()
 	defer c.Close()
 	depth := 1 << 30
 	if len(src) > MaxDeepSize {
-		depth = shallowDepth[lang]
+		depth = shallowDepth[g.name]
 	}
-	out := copyTree(g, c, depth)
-	return out, root.HasError()
+	return parsed{root: copyTree(g, c, depth, sp), bad: tree.RootNode().HasError()}
 }
 
-func copyTree(g *grammar, c *ts.TreeCursor, maxDepth int) *node {
-	n := c.Node()
-	s, e := n.ByteRange()
-	id := n.KindId()
-	root := &node{kind: g.kind(id), named: g.isNamed(id), start: int(s), end: int(e), line: int(n.StartPosition().Row) + 1}
-	if n.IsError() || n.IsMissing() {
-		root.kind = "ERROR"
+// parsePair parses both sides of a changed file: the base in full, the
+// current incrementally from it, copying only what touches the change.
+func parsePair(lang string, b, a []byte) (parsed, parsed) {
+	g := grammars[lang]
+	lo, bhi, ahi := changedSpan(b, a)
+	p := ts.NewParser()
+	defer p.Close()
+	if err := p.SetLanguage(g.language()); err != nil {
+		return parsed{bad: true}, parsed{bad: true}
 	}
-	cur := root
-	depth := 0
+	bt := p.Parse(b, nil)
+	if bt == nil {
+		return parsed{bad: true}, parsed{bad: true}
+	}
+	defer bt.Close()
+	bp := copyParsed(g, bt, b, span{lo, bhi})
+	edit := &ts.InputEdit{StartByte: uint(lo), OldEndByte: uint(bhi), NewEndByte: uint(ahi),
+		StartPosition: point(b, lo), OldEndPosition: point(b, bhi), NewEndPosition: point(a, ahi)}
+	bt.Edit(edit)
+	at := p.Parse(a, bt)
+	if at == nil {
+		return bp, parsed{bad: true}
+	}
+	defer at.Close()
+	return bp, copyParsed(g, at, a, span{lo, ahi})
+}
+
+// changedSpan returns the start of the first difference and the ends of
+// the differing ranges in b and a.
+func changedSpan(b, a []byte) (lo, bhi, ahi int) {
+	for lo < len(b) && lo < len(a) && b[lo] == a[lo] {
+		lo++
+	}
+	bhi, ahi = len(b), len(a)
+	for bhi > lo && ahi > lo && b[bhi-1] == a[ahi-1] {
+		bhi--
+		ahi--
+	}
+	return lo, bhi, ahi
+}
+
+func point(src []byte, off int) ts.Point {
+	row, col := 0, 0
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			row++
+			col = 0
+		} else {
+			col++
+		}
+	}
+	return ts.Point{Row: uint(row), Column: uint(col)}
+}
+
+// fullLimit is the size below which a node touching the change is copied
+// with its whole subtree: a test is copied whole, a file or suite is not.
+const fullLimit = 16 << 10
+
+// copyTree copies the tree under the cursor. Nodes that do not touch the
+// span are kept without children (their text is still reachable by byte
+// range), except Rust attributes, which belong to the item after them.
+func copyTree(g *grammar, c *ts.TreeCursor, maxDepth int, sp span) *node {
+	root := newNode(g, c, nil)
+	copyChildren(g, c, root, 0, maxDepth, sp, sp == whole)
+	return root
+}
+
+func copyChildren(g *grammar, c *ts.TreeCursor, n *node, depth, maxDepth int, sp span, full bool) {
+	if depth >= maxDepth {
+		return
+	}
+	if !full {
+		if n.start > sp.hi || n.end < sp.lo {
+			return
+		}
+		full = n.end-n.start <= fullLimit
+	}
+	if !c.GotoFirstChild() {
+		return
+	}
 	for {
-		if depth < maxDepth && c.GotoFirstChild() {
-			depth++
-			cur = appendChild(g, c, cur)
-			continue
-		}
-		for {
-			if c.GotoNextSibling() {
-				cur = appendChild(g, c, cur.parent)
-				break
-			}
-			if !c.GotoParent() {
-				return root
-			}
-			depth--
-			cur = cur.parent
-			if cur == nil {
-				return root
-			}
+		ch := newNode(g, c, n)
+		n.children = append(n.children, ch)
+		copyChildren(g, c, ch, depth+1, maxDepth, sp, full || ch.kind == "attribute_item")
+		if !c.GotoNextSibling() {
+			break
 		}
 	}
+	c.GotoParent()
 }
 
-func appendChild(g *grammar, c *ts.TreeCursor, parent *node) *node {
+func newNode(g *grammar, c *ts.TreeCursor, parent *node) *node {
 	n := c.Node()
 	s, e := n.ByteRange()
 	id := n.KindId()
 	k := g.kind(id)
-	if n.IsMissing() {
+	if n.IsMissing() || n.IsError() {
 		k = "ERROR"
 	}
-	ch := &node{kind: k, field: c.FieldName(), named: g.isNamed(id), start: int(s), end: int(e), line: int(n.StartPosition().Row) + 1, parent: parent}
-	parent.children = append(parent.children, ch)
-	return ch
+	field := ""
+	if parent != nil {
+		field = c.FieldName()
+	}
+	return &node{kind: k, field: field, named: g.isNamed(id), start: int(s), end: int(e), line: int(n.StartPosition().Row) + 1, parent: parent}
 }
 
 func (n *node) text(src []byte) string { return string(src[n.start:n.end]) }
