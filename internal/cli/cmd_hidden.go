@@ -10,12 +10,16 @@ import (
 // putback watcher); they are not part of the user interface.
 func addHiddenCmds(root *cobra.Command, std *stdio) {
 	root.AddCommand(&cobra.Command{
-		Use:    baseline.WatchCommand + " SAVE_DIR",
+		Use:    baseline.WatchCommand + " [SAVE_DIR]",
 		Short:  "Restore a putback's saved files if the chanto that started it dies",
 		Hidden: true,
-		Args:   cobra.ExactArgs(1),
+		Args:   cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return baseline.Watch(args[0], std.in, std.out)
+			dir := "" // from the environment, as chanto starts it
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			return baseline.Watch(dir, std.in, std.out)
 		},
 	})
 }

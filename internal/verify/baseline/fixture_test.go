@@ -22,8 +22,8 @@ import (
 // stand-in for chanto that performs one putback from a plan, so the tests
 // can SIGKILL it at any moment without building the CLI.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 3 && os.Args[1] == WatchCommand {
-		if err := Watch(os.Args[2], os.Stdin, os.Stdout); err != nil {
+	if len(os.Args) == 2 && os.Args[1] == WatchCommand {
+		if err := Watch("", os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -341,20 +341,22 @@ func settle(t testing.TB, hist string, limit time.Duration) {
 	}
 }
 
-// watcherPIDs finds watcher processes for saves under hist.
+// watcherPIDs finds watcher processes for saves under hist, by the save
+// folder in their environment.
 func watcherPIDs(hist string) []int {
 	var pids []int
-	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	procs, _ := filepath.Glob("/proc/[0-9]*/environ")
 	for _, p := range procs {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			continue
 		}
-		args := strings.Split(string(data), "\x00")
-		if len(args) >= 3 && args[1] == WatchCommand && strings.HasPrefix(args[2], hist) {
-			var pid int
-			fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid)
-			pids = append(pids, pid)
+		for _, kv := range strings.Split(string(data), "\x00") {
+			if strings.HasPrefix(kv, WatchEnv+"="+hist) {
+				var pid int
+				fmt.Sscanf(filepath.Base(filepath.Dir(p)), "%d", &pid)
+				pids = append(pids, pid)
+			}
 		}
 	}
 	return pids

@@ -29,8 +29,15 @@ func TestPutbackShowsBaseThenRestores(t *testing.T) {
 		if d, _ := diffTrees(wantBase, snapshot(t, root)); d != "" {
 			t.Errorf("during the run the tree is not the base:\n%s", d)
 		}
-		if len(watcherPIDs(hist)) != 1 {
-			t.Errorf("watcher processes during the run: %v, want one", watcherPIDs(hist))
+		pids := watcherPIDs(hist)
+		if len(pids) != 1 {
+			t.Fatalf("watcher processes during the run: %v, want one", pids)
+		}
+		// Nothing for "pkill -f chanto" or "killall chanto" to match.
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pids[0]) + "/comm")
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(pids[0]) + "/cmdline")
+		if strings.TrimSpace(string(comm)) != watcherName || strings.Contains(string(cmdline), hist) {
+			t.Errorf("watcher name %q, command line %q", comm, cmdline)
 		}
 		scribble(root, files) // the run edits the same files: the saved version wins
 		return nil

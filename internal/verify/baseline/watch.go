@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -23,6 +24,13 @@ const (
 	doneMsg  = "done\n"
 	readyMsg = "ready\n"
 )
+
+// WatchEnv names the variable that gives the watcher its save folder.
+const WatchEnv = "CHANTO_PUTBACK_SAVE"
+
+// watcherName is the watcher's argv[0] and process name; it avoids the
+// word "chanto" on purpose (see startWatcher).
+const watcherName = "putback-watch"
 
 // readyTimeout bounds the wait for a watcher that never starts.
 const readyTimeout = 10 * time.Second
@@ -47,9 +55,12 @@ func startWatcher(argv []string, dir string) (*watcher, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Run this very binary, but under the name it was called by: a
-		// multi-call binary (testscript's, for one) dispatches on argv[0].
-		argv, name = []string{exe, WatchCommand}, os.Args[0]
+		argv, name = []string{exe, WatchCommand}, watcherName
+		if filepath.Base(os.Args[0]) != filepath.Base(exe) {
+			// A multi-call binary (testscript's, for one) dispatches on
+			// argv[0]: keep the name it was called by.
+			name = os.Args[0]
+		}
 	}
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
@@ -62,11 +73,14 @@ func startWatcher(argv []string, dir string) (*watcher, error) {
 		return nil, err
 	}
 	defer rdyR.Close()
-	args := append(append([]string(nil), argv[1:]...), dir)
-	cmd := exec.Command(argv[0], args...)
+	// The save folder goes in the environment, not on the command line:
+	// with no "chanto" in its command line or name, the watcher survives
+	// the likes of "pkill -9 -f chanto" aimed at chanto itself.
+	cmd := exec.Command(argv[0], argv[1:]...)
 	if name != "" {
 		cmd.Args[0] = name
 	}
+	cmd.Env = append(os.Environ(), WatchEnv+"="+dir)
 	cmd.Stdin, cmd.Stdout = ctlR, rdyW
 	cmd.Dir = "/" // keep no project folder busy
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -118,13 +132,23 @@ func (w *watcher) finish(ok bool) {
 	}
 }
 
-// Watch is the watcher process: dir is the save folder, control its stdin
+// Watch is the watcher process: dir is the save folder (empty: from
+// WatchEnv), control its stdin
 // and ready its stdout. It waits until control says "done" (exit, touch
 // nothing) or reaches EOF without it (chanto died: restore the save under
 // its lock, then remove it). It returns when there is nothing left to do.
 func Watch(dir string, control io.Reader, ready io.Writer) error {
 	// No terminal signal may stop the watcher; it ends when chanto does.
 	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGTERM, syscall.SIGPIPE)
+	// The kernel named the process after chanto's executable; rename it
+	// (the thread group leader's name, which ps, pkill and killall read).
+	_ = os.WriteFile("/proc/self/comm", []byte(watcherName), 0)
+	if dir == "" {
+		dir = os.Getenv(WatchEnv)
+	}
+	if dir == "" {
+		return errors.New("putback watcher: no save folder (" + WatchEnv + " is empty)")
+	}
 	if _, err := os.Stat(dir); err != nil {
 		return fmt.Errorf("putback watcher: %w", err)
 	}
