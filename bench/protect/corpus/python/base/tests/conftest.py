@@ -1,0 +1,11 @@
+import pytest
+
+
+@pytest.fixture
+def numbers():
+    return [1, 2, 3, 4]
+
+
+@pytest.fixture
+def empty():
+    return []
