@@ -1,0 +1,286 @@
+// Command cli measures the chanto binary from the outside, as a user meets
+// it: the start-up time of `chanto --version`, and the harness overhead per
+// tool call of a print-mode run in which the scripted model makes ten
+// sequential `echo hi` bash calls (wall time of the run, minus the time of
+// the same ten commands run bare, divided by ten), with the peak RSS of that
+// run.
+//
+//	go run ./bench/cli -version-runs 100 -step-runs 20
+//
+// It builds ./cmd/chanto into a temporary folder and executes that binary.
+// Processes are started with os/exec directly, not internal/run: this is a
+// measuring harness outside chanto, and it needs each child's rusage.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	os.Exit(benchMain(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+type options struct {
+	versionRuns int
+	stepRuns    int
+	steps       int
+	sandbox     string
+	keep        bool
+}
+
+func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("cli", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	fs.IntVar(&o.versionRuns, "version-runs", 100, "timed runs of chanto --version")
+	fs.IntVar(&o.stepRuns, "step-runs", 20, "timed print-mode runs")
+	fs.IntVar(&o.steps, "steps", 10, "echo tool calls per print-mode run")
+	fs.StringVar(&o.sandbox, "sandbox", "", "pass --sandbox MODE to the print-mode runs (empty: the default)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the work folder")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if o.versionRuns < 1 || o.stepRuns < 1 || o.steps < 1 {
+		fmt.Fprintln(stderr, "cli: -version-runs, -step-runs and -steps must be at least 1")
+		return 2
+	}
+	work, err := os.MkdirTemp("", "chanto-bench-cli-")
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	if !o.keep {
+		defer os.RemoveAll(work)
+	}
+	b := &bench{work: work, opts: o, log: stderr}
+	if err := b.measure(ctx, stdout); err != nil {
+		fmt.Fprintln(stderr, "cli:", err)
+		return 1
+	}
+	return 0
+}
+
+type bench struct {
+	work string
+	opts options
+	log  io.Writer
+	bin  string
+	env  []string
+}
+
+// sample is one child process: its wall time and peak RSS.
+type sample struct {
+	wall   time.Duration
+	maxRSS int64 // bytes
+}
+
+func (b *bench) measure(ctx context.Context, out io.Writer) error {
+	b.bin = filepath.Join(b.work, "chanto")
+	fmt.Fprintln(b.log, "building ./cmd/chanto ...")
+	if o, err := exec.CommandContext(ctx, "go", "build", "-o", b.bin, "./cmd/chanto").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, o)
+	}
+	home := filepath.Join(b.work, "home")
+	b.env = append(os.Environ(), "CHANTO_HOME="+home, "ANTHROPIC_API_KEY=", "OPENAI_API_KEY=")
+
+	version, err := b.versionRuns(ctx)
+	if err != nil {
+		return err
+	}
+	proj, err := b.project(ctx)
+	if err != nil {
+		return err
+	}
+	bare, err := b.bareRuns(ctx, proj)
+	if err != nil {
+		return err
+	}
+	full, err := b.printRuns(ctx, proj, "steps.script")
+	if err != nil {
+		return err
+	}
+	empty, err := b.printRuns(ctx, proj, "empty.script")
+	if err != nil {
+		return err
+	}
+	b.report(out, version, bare, full, empty)
+	return nil
+}
+
+// versionRuns times chanto --version after a few untimed warm-up runs (the
+// page cache, not chanto, is what the first run measures).
+func (b *bench) versionRuns(ctx context.Context) ([]sample, error) {
+	fmt.Fprintf(b.log, "chanto --version x %d ...\n", b.opts.versionRuns)
+	var s []sample
+	for i := 0; i < b.opts.versionRuns+5; i++ {
+		smp, out, err := b.exec(ctx, "", b.bin, "--version")
+		if err != nil {
+			return nil, fmt.Errorf("chanto --version: %v\n%s", err, out)
+		}
+		if i >= 5 {
+			s = append(s, smp)
+		}
+	}
+	return s, nil
+}
+
+// project makes a small git repository with the two model scripts: one
+// with opts.steps echo calls, one that only answers (the fixed cost of a
+// print-mode run with no tool call).
+func (b *bench) project(ctx context.Context) (string, error) {
+	dir := filepath.Join(b.work, "proj")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for i := 0; i < b.opts.steps; i++ {
+		sb.WriteString("call bash {\"command\":\"echo hi\"}\n---\n")
+	}
+	sb.WriteString("say done\n")
+	files := map[string]string{
+		"steps.script": sb.String(),
+		"empty.script": "say done\n",
+		"README.md":    "bench project\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			return "", err
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"}} {
+		if _, out, err := b.exec(ctx, dir, "git", args...); err != nil {
+			return "", fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir, nil
+}
+
+// bareRuns times opts.steps sequential `bash -c 'echo hi'`, per repetition.
+func (b *bench) bareRuns(ctx context.Context, dir string) ([]sample, error) {
+	fmt.Fprintf(b.log, "%d bare bash -c 'echo hi' x %d ...\n", b.opts.steps, b.opts.stepRuns)
+	var s []sample
+	for i := 0; i < b.opts.stepRuns+2; i++ {
+		start := time.Now()
+		for j := 0; j < b.opts.steps; j++ {
+			if _, out, err := b.exec(ctx, dir, "bash", "-c", "echo hi"); err != nil {
+				return nil, fmt.Errorf("bash: %v\n%s", err, out)
+			}
+		}
+		if i >= 2 {
+			s = append(s, sample{wall: time.Since(start)})
+		}
+	}
+	return s, nil
+}
+
+// printRuns times the print-mode run of one script.
+func (b *bench) printRuns(ctx context.Context, dir, script string) ([]sample, error) {
+	fmt.Fprintf(b.log, "chanto -p with %s x %d ...\n", script, b.opts.stepRuns)
+	args := []string{"-p", "bench", "--model", "scripted:" + script, "--permission-mode", "bypass"}
+	if b.opts.sandbox != "" {
+		args = append(args, "--sandbox", b.opts.sandbox)
+	}
+	var s []sample
+	for i := 0; i < b.opts.stepRuns+2; i++ {
+		smp, out, err := b.exec(ctx, dir, b.bin, args...)
+		if err != nil {
+			return nil, fmt.Errorf("chanto %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if !strings.Contains(out, "done") {
+			return nil, fmt.Errorf("chanto %s: unexpected output:\n%s", strings.Join(args, " "), out)
+		}
+		if i >= 2 {
+			s = append(s, smp)
+		}
+	}
+	return s, nil
+}
+
+// exec runs one process and reports its wall time and peak RSS.
+func (b *bench) exec(ctx context.Context, dir, name string, args ...string) (sample, string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = b.env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return sample{wall: wall, maxRSS: rss}, string(out), err
+}
+
+func (b *bench) report(out io.Writer, version, bare, full, empty []sample) {
+	n := b.opts.steps
+	vMed := median(walls(version))
+	bareMed := median(walls(bare))
+	fullMed := median(walls(full))
+	emptyMed := median(walls(empty))
+	perStep := (fullMed - bareMed) / time.Duration(n)
+	marginal := (fullMed - emptyMed - bareMed) / time.Duration(n)
+	peak := slices.Max(rssOf(full))
+	fmt.Fprintf(out, "machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(out, "sandbox flag: %q\n\n", b.opts.sandbox)
+	fmt.Fprintln(out, "| figure | value | target |")
+	fmt.Fprintln(out, "|---|---|---|")
+	fmt.Fprintf(out, "| `chanto --version` median wall (%d runs; p90 %s) | %s | ≤ 20 ms |\n", len(version), ms(pct(walls(version), 90)), ms(vMed))
+	fmt.Fprintf(out, "| print mode, %d echo calls, median wall (%d runs) | %s | — |\n", n, len(full), ms(fullMed))
+	fmt.Fprintf(out, "| print mode, no tool call (`say done`), median wall | %s | — |\n", ms(emptyMed))
+	fmt.Fprintf(out, "| %d bare `bash -c 'echo hi'`, median wall | %s | — |\n", n, ms(bareMed))
+	fmt.Fprintf(out, "| overhead per step: (run − bare) / %d, start-up included | %s | ≤ 5 ms |\n", n, ms(perStep))
+	fmt.Fprintf(out, "| overhead per step: (run − no-tool run − bare) / %d | %s | — |\n", n, ms(marginal))
+	fmt.Fprintf(out, "| peak RSS of `chanto --version` (median) | %.1f MB | — |\n", mb(medianInt(rssOf(version))))
+	fmt.Fprintf(out, "| peak RSS of the %d-call run (max of %d; median %.1f MB) | %.1f MB | ≤ 40 MB |\n", n, len(full), mb(medianInt(rssOf(full))), mb(peak))
+}
+
+func walls(s []sample) []time.Duration {
+	var d []time.Duration
+	for _, x := range s {
+		d = append(d, x.wall)
+	}
+	return d
+}
+
+func rssOf(s []sample) []int64 {
+	var r []int64
+	for _, x := range s {
+		r = append(r, x.maxRSS)
+	}
+	return r
+}
+
+func median(d []time.Duration) time.Duration { return pct(d, 50) }
+
+// pct is the p-th percentile (nearest rank) of d.
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := (len(s)*p + 99) / 100
+	if i < 1 {
+		i = 1
+	}
+	return s[i-1]
+}
+
+func medianInt(v []int64) int64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
