@@ -20,6 +20,8 @@ type goAnalyzer struct {
 	m     *fileModel
 	holes [][2]int // byte ranges replaced by a placeholder when normalizing
 	sp    span     // only declarations touching it are analyzed
+
+	comments []*ast.CommentGroup
 }
 
 func analyzeGo(p string, src []byte, sp span) *fileModel {
@@ -33,7 +35,7 @@ func analyzeGo(p string, src []byte, sp span) *fileModel {
 		}
 		return m
 	}
-	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp}
+	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp, comments: f.Comments}
 	for _, cg := range f.Comments {
 		txt := cg.Text()
 		m.comments = append(m.comments, txt)
@@ -138,6 +140,9 @@ func (g *goAnalyzer) test(name, simple string, pos, end token.Pos, typ *ast.Func
 		tc.isAsrt = append(tc.isAsrt, g.isAssertStmt(s))
 	}
 	g.scanBody(tc, body)
+	if strings.HasPrefix(name, "Example") {
+		g.exampleOutput(tc, body)
+	}
 	g.m.tests = append(g.m.tests, tc)
 	for _, call := range subs {
 		lit := call.Args[1].(*ast.FuncLit)
@@ -452,3 +457,22 @@ func (g *goAnalyzer) isAssertStmt(s ast.Stmt) bool {
 }
 
 var _ = sort.Strings
+
+// exampleOutput treats an example's "Output:" comment as its assertion:
+// go test compares the printed output with it.
+func (g *goAnalyzer) exampleOutput(tc *testCase, body *ast.BlockStmt) {
+	for _, cg := range g.comments {
+		if cg.Pos() < body.Lbrace || cg.End() > body.Rbrace {
+			continue
+		}
+		txt := strings.TrimSpace(cg.Text())
+		i := strings.Index(txt, "Output:")
+		if i < 0 || (i > 0 && !strings.HasPrefix(txt, "Unordered output:")) {
+			continue
+		}
+		out := strings.Join(strings.Fields(txt), " ")
+		tc.stmts = append(tc.stmts, "// "+out)
+		tc.isAsrt = append(tc.isAsrt, true)
+		tc.asserts = append(tc.asserts, assertion{fn: "Output", strength: strengthExact, subject: tc.name, expected: out, text: out, line: g.line(cg.Pos())})
+	}
+}
