@@ -14,7 +14,8 @@ import (
 	"github.com/chanto-dev/chanto/internal/llm"
 )
 
-// DefaultMaxTokens is the output budget when a Request names none.
+// DefaultMaxTokens is the output budget when a Request names none (less
+// for Claude 3 models, which cannot produce that much).
 const DefaultMaxTokens = 16384
 
 // Options configures a Client.

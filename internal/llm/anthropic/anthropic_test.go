@@ -164,6 +164,11 @@ func TestDefaultMaxTokens(t *testing.T) {
 	if got := srv.Requests()[0].Body["max_tokens"]; got != float64(DefaultMaxTokens) {
 		t.Errorf("max_tokens = %v", got)
 	}
+	for model, want := range map[string]int{"claude-3-5-haiku-latest": 8192, "claude-3-haiku-20240307": 4096, "claude-opus-4-1": DefaultMaxTokens} {
+		if got := defaultMaxTokens(model); got != want {
+			t.Errorf("defaultMaxTokens(%q) = %d, want %d", model, got, want)
+		}
+	}
 }
 
 func assertJSON(t *testing.T, got any, want string) {

@@ -3,6 +3,7 @@ package anthropic
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -18,7 +19,7 @@ func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) 
 func buildParams(req llm.Request) (sdk.MessageNewParams, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
-		maxTokens = DefaultMaxTokens
+		maxTokens = defaultMaxTokens(req.Model)
 	}
 	p := sdk.MessageNewParams{
 		Model:     sdk.Model(req.Model),
@@ -130,4 +131,17 @@ func toolResult(part llm.Part) sdk.ContentBlockParamUnion {
 		tr.Content = []sdk.ToolResultBlockParamContentUnion{{OfText: &sdk.TextBlockParam{Text: part.Text}}}
 	}
 	return sdk.ContentBlockParamUnion{OfToolResult: &tr}
+}
+
+// defaultMaxTokens is the output budget for a model when the request names
+// none: older models reject more than they can produce.
+func defaultMaxTokens(model string) int {
+	switch {
+	case strings.HasPrefix(model, "claude-3-5"):
+		return 8192
+	case strings.HasPrefix(model, "claude-3-haiku"), strings.HasPrefix(model, "claude-3-opus"),
+		strings.HasPrefix(model, "claude-3-sonnet"):
+		return 4096
+	}
+	return DefaultMaxTokens
 }

@@ -48,6 +48,9 @@ type Options struct {
 
 // Open resolves spec against cfg and returns the provider and the model
 // name to put in requests. getenv reads API keys (os.Getenv in production).
+// Open touches no network: every error it returns is a setup mistake the
+// user must fix (bad spec, unknown provider or wire, missing key, script
+// syntax), worded as one line that names it.
 func Open(spec string, cfg config.Config, getenv func(string) string) (llm.Provider, string, error) {
 	return OpenWith(spec, cfg, getenv, Options{})
 }
