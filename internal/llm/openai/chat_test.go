@@ -250,6 +250,12 @@ func TestChatLocalServerQuirks(t *testing.T) {
 		chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"type":"function","function":{"name":"edit","arguments":"{\"path\":\"x\"}"}}]}`, ""),
 		chunk(`{}`, "tool_calls"), done,
 	}})
+	// Ambient OpenAI settings must not reach a local server.
+	t.Setenv("OPENAI_API_KEY", "sk-ambient")
+	t.Setenv("OPENAI_ADMIN_KEY", "sk-admin")
+	t.Setenv("OPENAI_ORG_ID", "org-x")
+	t.Setenv("OPENAI_PROJECT_ID", "proj-x")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	c := New(Options{BaseURL: srv.URL + "/v1"})
 	resp, err := c.Stream(context.Background(), request(), nil)
 	if err != nil {
@@ -259,7 +265,10 @@ func TestChatLocalServerQuirks(t *testing.T) {
 	if len(calls) != 1 || calls[0].ID != "call_1" || string(calls[0].Input) != `{"path":"x"}` {
 		t.Errorf("calls = %+v", calls)
 	}
-	if got := srv.Requests()[0].Header.Get("Authorization"); got != "" {
-		t.Errorf("authorization sent without a key: %q", got)
+	h := srv.Requests()[0].Header
+	for _, k := range []string{"Authorization", "Openai-Organization", "Openai-Project"} {
+		if got := h.Get(k); got != "" {
+			t.Errorf("%s sent to a local server: %q", k, got)
+		}
 	}
 }

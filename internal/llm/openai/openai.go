@@ -57,9 +57,10 @@ var _ llm.Provider = (*Client)(nil)
 
 const defaultBaseURL = "https://api.openai.com/v1/"
 
-// New returns a client. Ambient OPENAI_* variables the SDK would read are
-// overridden so only what chanto resolved is sent, and the SDK's retries
-// are off so llm.WithRetry is the only policy.
+// New returns a client. The ambient OPENAI_API_KEY, OPENAI_BASE_URL and
+// OPENAI_ADMIN_KEY the SDK would read are overridden so only what chanto
+// resolved is sent, and the SDK's retries are off so llm.WithRetry is the
+// only policy.
 func New(opts Options) *Client {
 	if opts.Name == "" {
 		opts.Name = "openai"
@@ -74,17 +75,21 @@ func New(opts Options) *Client {
 	if base == "" {
 		base = defaultBaseURL
 	}
+	custom := strings.TrimRight(base, "/") != strings.TrimRight(defaultBaseURL, "/")
 	ro := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithAPIKey(opts.APIKey),
-		option.WithHeaderDel("OpenAI-Organization"),
-		option.WithHeaderDel("OpenAI-Project"),
+		option.WithAdminAPIKey(""),
 		option.WithMaxRetries(0),
+	}
+	if custom {
+		// OPENAI_ORG_ID and OPENAI_PROJECT_ID are for OpenAI, not for
+		// whatever server the base URL names.
+		ro = append(ro, option.WithHeaderDel("OpenAI-Organization"), option.WithHeaderDel("OpenAI-Project"))
 	}
 	if opts.HTTPClient != nil {
 		ro = append(ro, option.WithHTTPClient(opts.HTTPClient))
 	}
-	custom := strings.TrimRight(base, "/") != strings.TrimRight(defaultBaseURL, "/")
 	return &Client{opts: opts, sdk: sdk.NewClient(ro...), custom: custom}
 }
 
