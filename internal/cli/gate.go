@@ -28,6 +28,7 @@ func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.Sto
 		AllowTestEdits: g.AllowTestEdits,
 		Runner:         runner,
 		Root:           repoTop(runner, root),
+		Watcher:        watcherArgv(),
 	})
 }
 

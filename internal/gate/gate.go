@@ -46,8 +46,10 @@ type Options struct {
 	AllowTestEdits []string
 	// Runner executes checks (sandbox and pass_env included).
 	Runner *run.Runner
-	// HistoryDir holds putback saves (tests set it).
+	// HistoryDir holds putback saves (tests set it); Watcher is the argv
+	// that starts the putback watcher (empty: this executable).
 	HistoryDir string
+	Watcher    []string
 	// Root is the folder the turn snapshot covers (the repository's top
 	// level); empty means the agent's project root.
 	Root string

@@ -40,6 +40,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		Turn:        st.Turn,
 		FullRunSecs: p.fullRuns(),
 		HistoryDir:  p.opts.HistoryDir,
+		Watcher:     p.opts.Watcher,
 		Prior:       p.prior(t),
 	}
 	if t.baseline != nil {
