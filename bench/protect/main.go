@@ -25,7 +25,7 @@ func main() {
 
 type row struct {
 	tamper, caught, honest, flagged, wrongKind int
-	median                                     time.Duration
+	median, cpu                                time.Duration
 }
 
 func run(dir string, verbose bool) error {
@@ -70,11 +70,11 @@ func run(dir string, verbose bool) error {
 		langs = append(langs, l)
 	}
 	sort.Strings(langs)
-	fmt.Printf("%-11s %8s %10s %8s %10s %10s %14s\n", "language", "tamper", "detected", "honest", "false-pos", "wrong-kind", "median/file")
+	fmt.Printf("%-11s %7s %9s %7s %10s %10s %12s %10s\n", "language", "tamper", "detected", "honest", "false-pos", "wrong-kind", "median/file", "cpu/file")
 	for _, l := range langs {
 		r := rows[l]
-		r.median = timeLarge(l, 21)
-		fmt.Printf("%-11s %8d %9.1f%% %8d %9.1f%% %10d %12.2fms\n", l, r.tamper, pct(r.caught, r.tamper), r.honest, pct(r.flagged, r.honest), r.wrongKind, float64(r.median.Microseconds())/1000)
+		r.median, r.cpu = timeLarge(l, 41)
+		fmt.Printf("%-11s %7d %8.1f%% %7d %9.1f%% %10d %10.2fms %8.2fms\n", l, r.tamper, pct(r.caught, r.tamper), r.honest, pct(r.flagged, r.honest), r.wrongKind, ms(r.median), ms(r.cpu))
 	}
 	return nil
 }
@@ -85,3 +85,5 @@ func pct(a, b int) float64 {
 	}
 	return 100 * float64(a) / float64(b)
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,6 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  testMatch: ["**/test/**/*.test.js", "**/__tests__/**/*.js"],
+  testPathIgnorePatterns: ["/node_modules/"],
+};
