@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -168,6 +169,10 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
 	cr.DurationMS = res.Duration.Milliseconds()
 	cr.Failures, cr.Tests = o.failures, o.tests
+	if c.Runner == detect.Go || c.Runner == detect.Cargo {
+		// Their tests finish in parallel: sort so runs read the same.
+		sort.SliceStable(cr.Failures, func(i, j int) bool { return cr.Failures[i].ID < cr.Failures[j].ID })
+	}
 	text := o.text
 	if text == "" {
 		text = string(res.Output)

@@ -58,6 +58,8 @@ func newCollector(r detect.Runner, reportDir, dir string) collector {
 		return &lineParser{parse: parseUnittest}
 	case detect.NodeTest:
 		return &lineParser{parse: parseTAP}
+	case detect.GoVet:
+		return &lineParser{parse: parseVet}
 	}
 	return &lineParser{}
 }
@@ -428,6 +430,18 @@ func parseCargo(line string, o *outcome) {
 	} else if m := cargoBuild.FindStringSubmatch(line); m != nil {
 		name := m[1] + " [build failed]"
 		o.failures = appendUnique(o.failures, Failure{ID: name, Name: name})
+	}
+}
+
+// vetFinding is a go vet or compiler diagnostic: "[vet: ]file.go:L:C: msg".
+var vetFinding = regexp.MustCompile(`^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?: (.+)$`)
+
+// parseVet names each diagnostic; the ID leaves out the line number so a
+// finding survives lines moving between the base and the change.
+func parseVet(line string, o *outcome) {
+	if m := vetFinding.FindStringSubmatch(line); m != nil {
+		file := strings.TrimPrefix(m[1], "./")
+		o.failures = appendUnique(o.failures, Failure{ID: file + ": " + m[3], Name: file + ":" + m[2] + ": " + m[3]})
 	}
 }
 

@@ -108,6 +108,7 @@ func TestTextParsers(t *testing.T) {
 		{detect.Cargo, "running 0 tests\n\nrunning 0 tests\n", nil, 0},
 		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
 		{detect.Unittest, "ERROR: test_y (tests.test_m.TestM)\nRan 1 test in 0.001s\n", []string{"TestM.test_y"}, 1},
+		{detect.GoVet, "# m/syntax\n# [m/syntax]\nvet: syntax/parser.go:1889:6: declared and not used: i\n./a.go:3:2: fmt.Printf format %d has arg s of wrong type string\n", []string{"syntax/parser.go:1889: declared and not used: i", "a.go:3: fmt.Printf format %d has arg s of wrong type string"}, -1},
 		{detect.NodeTest, "TAP version 13\n# Subtest: adds\nnot ok 1 - adds\n  ---\n# tests 2\n# pass 1\n", []string{"adds"}, 2},
 	}
 	for _, c := range cases {
