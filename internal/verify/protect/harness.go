@@ -446,11 +446,38 @@ func checkCargo(p string, b, a []byte) []Violation {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if bt[k] != at[k] {
-			out = append(out, harnessViolation(p, fmt.Sprintf("Cargo.toml %s changed (%q → %q)", k, bt[k], at[k]), 1, bt[k], at[k]))
+		old, had := bt[k]
+		cur := at[k]
+		switch {
+		case had && old == cur:
+		case had:
+			out = append(out, harnessViolation(p, fmt.Sprintf("Cargo.toml %s changed (%q → %q)", k, old, cur), lineOf(a, cargoSection(k)), old, cur))
+		case cur == "false" && (k == "package.autotests" || targetExisted(bt, k) || strings.HasPrefix(k, "lib")):
+			// A new target may opt out of the harness; an existing one may not.
+			out = append(out, harnessViolation(p, fmt.Sprintf("Cargo.toml %s set to false", k), lineOf(a, cargoSection(k)), "", cur))
 		}
 	}
 	return out
+}
+
+// targetExisted reports whether the target that key k belongs to was in
+// the base manifest.
+func targetExisted(bt map[string]string, k string) bool {
+	id := k[:strings.LastIndexByte(k, '.')+1]
+	for b := range bt {
+		if strings.HasPrefix(b, id) || b+"." == id {
+			return true
+		}
+	}
+	return false
+}
+
+func cargoSection(k string) string {
+	sec := k
+	if i := strings.IndexAny(sec, "[."); i >= 0 {
+		sec = sec[:i]
+	}
+	return "[" + sec
 }
 
 var jvmWeakWords = []string{"skipTests", "maven.test.skip", "testFailureIgnore", "<exclude>", "<excludes>", "exclude '", "exclude \"",

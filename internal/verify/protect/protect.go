@@ -225,7 +225,12 @@ func (c *comparer) file(p string) ([]Violation, error) {
 		c.mu.Unlock()
 		return out, nil
 	}
-	return append(out, compareModels(p, bm, am, b, a)...), nil
+	out = append(out, compareModels(p, bm, am, b, a)...)
+	if (lang == "rust" || lang == "java") && !c.det.isTestFile(p) {
+		// Production code and unit tests share these files.
+		out = append(out, envChecks(p, lang, b, a)...)
+	}
+	return out, nil
 }
 
 // dropMoves removes test_file_deleted reports for files whose tests all
