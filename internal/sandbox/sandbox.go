@@ -84,8 +84,9 @@ func WithMaxProcs(n int) Option { return func(s *Sandbox) { s.maxProcs = n } }
 // running executable, which handles HelperArg in its init code).
 func WithHelper(path string) Option { return func(s *Sandbox) { s.helper = path } }
 
-// withBwrap points at another bubblewrap, for the refusal tests.
-func withBwrap(path string) Option { return func(s *Sandbox) { s.bwrap = path } }
+// WithBwrapPath points at another bubblewrap binary (an absolute path; it
+// is never looked up on PATH). Tests use it to check the refusal.
+func WithBwrapPath(path string) Option { return func(s *Sandbox) { s.bwrap = path } }
 
 // New validates the [sandbox] settings for a project root.
 func New(cfg config.Sandbox, root string, opts ...Option) (*Sandbox, error) {
@@ -237,6 +238,14 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, e
 	if s.mode == ModeReadOnly {
 		a = append(a, "--ro-bind", s.root, s.root)
 	}
+	if s.mode != ModeReadOnly {
+		// .git becomes a mount point of its own, so it cannot be renamed
+		// away and replaced by a folder whose hooks the user's git runs.
+		git := filepath.Join(s.root, ".git")
+		if fi, err := os.Lstat(git); err == nil && fi.IsDir() {
+			a = append(a, "--bind", git, git)
+		}
+	}
 	for _, p := range s.protected() {
 		a = append(a, "--ro-bind", p, p)
 	}
@@ -301,7 +310,10 @@ func (s *Sandbox) protected() []string {
 		_ = os.Mkdir(out[0], 0o755)
 	}
 	git := filepath.Join(s.root, ".git")
-	if fi, err := os.Stat(git); err == nil && fi.IsDir() {
+	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
+		// A .git file (worktree, submodule) names the real git folder.
+		out = append(out, git)
+	} else if err == nil {
 		hooks := filepath.Join(git, "hooks")
 		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
 			_ = os.Mkdir(hooks, 0o755)

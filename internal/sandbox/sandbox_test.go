@@ -57,3 +57,16 @@ func TestSandboxBasics(t *testing.T) {
 	}
 	t.Logf("%s", res.Output)
 }
+
+func TestHelperLayersActive(t *testing.T) {
+	requireSandbox(t)
+	root := t.TempDir()
+	r := newRunner(t, root, config.Sandbox{})
+	res := sh(t, r, root, "grep -E 'Seccomp|NoNewPrivs|CapEff' /proc/self/status; ulimit -u; echo $TMPDIR")
+	out := string(res.Output)
+	for _, want := range []string{"Seccomp:\t2", "NoNewPrivs:\t1", "CapEff:\t0000000000000000", "2048", "/tmp"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
