@@ -59,6 +59,9 @@ type Spec struct {
 	Stdout io.Writer
 	// Live, if set, also receives stdout and stderr as they are produced.
 	Live io.Writer
+	// Stderr, if set, also receives the command's stderr, uncapped (hooks
+	// read their refusal reason from it).
+	Stderr io.Writer
 }
 
 // Result is what a finished command left.
@@ -121,6 +124,9 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	var stdout, stderr io.Writer = out, out
 	if spec.Stdout != nil {
 		stdout = io.MultiWriter(stdout, spec.Stdout)
+	}
+	if spec.Stderr != nil {
+		stderr = io.MultiWriter(stderr, spec.Stderr)
 	}
 	if spec.Live != nil {
 		stdout = io.MultiWriter(stdout, spec.Live)
