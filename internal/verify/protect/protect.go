@@ -257,7 +257,9 @@ func (c *comparer) movedIntact(p string) bool {
 		return false
 	}
 	for np, am := range c.models {
-		if am == nil || am.lang != bm.lang || !c.det.isTestFile(np) && !c.det.candidate(np) {
+		// The new path must still be collected: a Java test moved out of
+		// src/test is compiled but never run; Rust tests run from any module.
+		if am == nil || am.lang != bm.lang || !(c.det.isTestFile(np) || am.lang == "rust") {
 			continue
 		}
 		if sameTests(bm, am) && sameMarkers(bm.markers, am.markers) {
