@@ -75,6 +75,8 @@ func (e *APIError) summary() string {
 		what = "overloaded"
 	case e.Status >= 500:
 		what = "server error"
+	case e.Status == 0 && e.Kind == "stalled":
+		what = "stream stalled"
 	case e.Status == 0 && e.Kind != "":
 		what = "stream error " + e.Kind
 	case e.Status == 0:

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -33,6 +34,8 @@ type Options struct {
 	ContextWindow int
 	// HTTPClient replaces the SDK's default client.
 	HTTPClient *http.Client
+	// IdleTimeout abandons a silent stream (see llm.Watch; 0 = default).
+	IdleTimeout time.Duration
 }
 
 // Client talks to the Anthropic Messages API.
@@ -83,16 +86,22 @@ func (c *Client) Stream(ctx context.Context, req llm.Request, onDelta func(llm.D
 	if err != nil {
 		return llm.Response{}, err
 	}
-	stream := c.sdk.Messages.NewStreaming(ctx, params)
+	sctx, watch := llm.Watch(ctx, c.opts.IdleTimeout)
+	defer watch.Stop()
+	stream := c.sdk.Messages.NewStreaming(sctx, params)
 	defer stream.Close()
 	acc := newAccumulator(onDelta)
 	for stream.Next() {
+		watch.Touch()
 		acc.add(stream.Current())
 	}
-	if err := stream.Err(); err != nil {
+	err = stream.Err()
+	switch {
+	case watch.Stalled():
+		return llm.Response{}, watch.Error(c.opts.Name)
+	case err != nil:
 		return llm.Response{}, c.classify(ctx, err)
-	}
-	if !acc.stopped {
+	case !acc.stopped:
 		if ctx.Err() != nil {
 			return llm.Response{}, ctx.Err()
 		}

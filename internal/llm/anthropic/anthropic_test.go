@@ -336,3 +336,38 @@ func TestContextWindow(t *testing.T) {
 		t.Errorf("override = %d", got)
 	}
 }
+
+func TestStalledStreamRetried(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		llmtest.Reply{Hang: true}, // no headers at all
+		llmtest.Reply{Events: []string{messageStart(3, 0, 0), toolStart(0, "toolu_1", "bash")}, Hang: true},
+		textReply("awake"))
+	rec := &recorder{}
+	c := New(Options{APIKey: "k", BaseURL: srv.URL, IdleTimeout: 150 * time.Millisecond})
+	p := llm.WithRetry(c, llm.RetryOptions{Sleep: rec.sleep})
+	start := time.Now()
+	resp, err := p.Stream(context.Background(), baseRequest(), nil)
+	if err != nil || resp.Message.TextOf() != "awake" || len(rec.waits) != 2 {
+		t.Fatalf("resp %+v, err %v, waits %v", resp, err, rec.waits)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	srv = llmtest.NewServer(t, llmtest.Reply{Hang: true})
+	_, err = New(Options{APIKey: "k", BaseURL: srv.URL, IdleTimeout: 50 * time.Millisecond}).Stream(context.Background(), baseRequest(), nil)
+	if err == nil || err.Error() != "anthropic: stream stalled: no data from the server for 50ms" || !llm.IsRetryable(err) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCancelNotRetried(t *testing.T) {
+	srv := llmtest.NewServer(t, llmtest.Reply{Events: []string{messageStart(3, 0, 0)}, Hang: true})
+	rec := &recorder{}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	_, err := newProvider(t, srv, rec).Stream(ctx, baseRequest(), nil)
+	if !errors.Is(err, context.Canceled) || len(rec.waits) != 0 {
+		t.Errorf("err %v, waits %v", err, rec.waits)
+	}
+}

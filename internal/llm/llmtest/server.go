@@ -28,6 +28,9 @@ type Reply struct {
 	// Cut closes the connection abruptly after Events, without ending the
 	// chunked body, as a dropped network connection would.
 	Cut bool
+	// Hang stops answering after Events (before anything at all when
+	// Events is nil) until the client gives up, as a stalled server would.
+	Hang bool
 }
 
 // Request is one recorded request.
@@ -81,6 +84,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"type":"test_error","message":"no reply scripted"}}`, http.StatusTeapot)
 		return
 	}
+	if reply.Hang && reply.Events == nil {
+		<-r.Context().Done()
+		return
+	}
 	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
@@ -102,6 +109,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	for _, ev := range reply.Events {
 		fmt.Fprintf(w, "%s\n\n", strings.TrimRight(ev, "\n"))
 		fl.Flush()
+	}
+	if reply.Hang {
+		<-r.Context().Done()
+		return
 	}
 	if reply.Cut {
 		conn, _, err := w.(http.Hijacker).Hijack()

@@ -18,13 +18,20 @@ func (c *Client) streamChat(ctx context.Context, req llm.Request, onDelta func(l
 	if err != nil {
 		return llm.Response{}, err
 	}
-	stream := c.sdk.Chat.Completions.NewStreaming(ctx, params)
+	sctx, watch := llm.Watch(ctx, c.opts.IdleTimeout)
+	defer watch.Stop()
+	stream := c.sdk.Chat.Completions.NewStreaming(sctx, params)
 	defer stream.Close()
 	acc := chatAccumulator{onDelta: onDelta, calls: map[int64]*chatCall{}}
 	for stream.Next() {
+		watch.Touch()
 		acc.add(stream.Current())
 	}
-	if err := stream.Err(); err != nil {
+	err = stream.Err()
+	if watch.Stalled() {
+		return llm.Response{}, watch.Error(c.opts.Name)
+	}
+	if err != nil {
 		return llm.Response{}, c.classify(ctx, err)
 	}
 	if acc.finish == "" {

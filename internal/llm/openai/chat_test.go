@@ -272,3 +272,13 @@ func TestChatLocalServerQuirks(t *testing.T) {
 		}
 	}
 }
+
+func TestStalledStreams(t *testing.T) {
+	for _, wire := range []Wire{Chat, Responses} {
+		srv := llmtest.NewServer(t, llmtest.Reply{Events: []string{content("thinking")}, Hang: true})
+		_, err := New(Options{BaseURL: srv.URL + "/v1", Wire: wire, IdleTimeout: 80 * time.Millisecond}).Stream(context.Background(), request(), nil)
+		if err == nil || err.Error() != "openai: stream stalled: no data from the server for 80ms" || !llm.IsRetryable(err) {
+			t.Errorf("%s: err = %v", wire, err)
+		}
+	}
+}

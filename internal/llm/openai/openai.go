@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -42,6 +43,8 @@ type Options struct {
 	ContextWindow int
 	// HTTPClient replaces the SDK's default client.
 	HTTPClient *http.Client
+	// IdleTimeout abandons a silent stream (see llm.Watch; 0 = default).
+	IdleTimeout time.Duration
 }
 
 // Client talks to an OpenAI or OpenAI-compatible endpoint.

@@ -20,15 +20,22 @@ func (c *Client) streamResponses(ctx context.Context, req llm.Request, onDelta f
 	if err != nil {
 		return llm.Response{}, err
 	}
-	stream := c.sdk.Responses.NewStreaming(ctx, params)
+	sctx, watch := llm.Watch(ctx, c.opts.IdleTimeout)
+	defer watch.Stop()
+	stream := c.sdk.Responses.NewStreaming(sctx, params)
 	defer stream.Close()
 	acc := respAccumulator{onDelta: onDelta, calls: map[int64]*respCall{}}
 	for stream.Next() {
+		watch.Touch()
 		if err := acc.add(c.opts.Name, stream.Current()); err != nil {
 			return llm.Response{}, err
 		}
 	}
-	if err := stream.Err(); err != nil {
+	err = stream.Err()
+	if watch.Stalled() {
+		return llm.Response{}, watch.Error(c.opts.Name)
+	}
+	if err != nil {
 		return llm.Response{}, c.classify(ctx, err)
 	}
 	if !acc.done {
