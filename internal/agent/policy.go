@@ -65,7 +65,9 @@ type StopPolicy interface {
 	// OnFinal rules on answer, the model's final text of this turn.
 	OnFinal(ctx context.Context, st *TurnState, answer string) StopDecision
 	// AfterTool runs after each tool call; a non-empty note is appended to
-	// that call's result, so the model reads it with the output.
+	// that call's result, so the model reads it with the output. Read-only
+	// calls of one reply run in parallel, so AfterTool may be called
+	// concurrently and must guard its own state.
 	AfterTool(ctx context.Context, st *TurnState, call llm.Part, res tool.Result) (note string)
 }
 
