@@ -95,6 +95,7 @@ func scribble(root string, files []File) {
 type entry struct {
 	Mode    fs.FileMode
 	Content string // file bytes or symlink target
+	Owner   string // uid:gid, for files not owned by us
 }
 
 // fixture builds a tree of about twenty changed files of varied content and
@@ -154,6 +155,13 @@ func fixture(t testing.TB, root string, seed uint64) []File {
 		}
 		files = append(files, File{Path: s.path, Base: s.base, Mode: s.bmod})
 	}
+	if os.Getuid() == 0 {
+		// Someone else's file, as root: the restore must give it back to them
+		// (with its setgid bit, which chown would clear).
+		abs := filepath.Join(root, "main.go")
+		mustNo(t, os.Lchown(abs, 4321, 4321))
+		mustNo(t, os.Chmod(abs, 0o2644))
+	}
 	for _, u := range []string{"README.md", "pkg/keep.go", "dir with space/keep.txt"} {
 		mustNo(t, os.WriteFile(filepath.Join(root, u), []byte("unchanged "+u), 0o644))
 	}
@@ -181,6 +189,9 @@ func snapshot(t testing.TB, root string) map[string]entry {
 			return err
 		}
 		e := entry{Mode: fi.Mode()}
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+			e.Owner = fmt.Sprintf("%d:%d", st.Uid, st.Gid)
+		}
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			e.Content, err = os.Readlink(p)
@@ -205,6 +216,8 @@ func diffTrees(want, got map[string]entry) (string, int64) {
 		switch {
 		case !ok:
 			fmt.Fprintf(&b, "%s: missing\n", p)
+		case g.Owner != w.Owner:
+			fmt.Fprintf(&b, "%s: owner %q, want %q\n", p, g.Owner, w.Owner)
 		case g.Mode != w.Mode:
 			fmt.Fprintf(&b, "%s: mode %v, want %v\n", p, g.Mode, w.Mode)
 		case g.Content != w.Content:
@@ -235,7 +248,7 @@ func baseTree(want map[string]entry, files []File) map[string]entry {
 		if mode&fs.ModeSymlink == 0 {
 			mode = permBits(mode)
 		}
-		out[f.Path] = entry{Mode: mode, Content: string(f.Base)}
+		out[f.Path] = entry{Mode: mode, Content: string(f.Base), Owner: want[f.Path].Owner}
 		for d := filepath.Dir(f.Path); d != "."; d = filepath.Dir(d) {
 			if _, ok := out[d]; !ok {
 				out[d] = entry{Mode: fs.ModeDir | 0o755}
@@ -335,7 +348,10 @@ func settle(t testing.TB, hist string, limit time.Duration) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("save %s still pending after %v", pending, limit)
+			_, manifest := os.Stat(filepath.Join(hist, "putback", pending, manifestName))
+			_, err := Recover(hist)
+			t.Logf("manifest: %v", manifest)
+			t.Fatalf("save %s still pending after %v (watchers %v; Recover: %v)", pending, limit, watcherPIDs(hist), err)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -360,4 +376,29 @@ func watcherPIDs(hist string) []int {
 		}
 	}
 	return pids
+}
+
+// killWatchers SIGKILLs the watchers of saves under hist and waits until
+// they are dead (their locks released): they are not our children, so
+// there is nothing to reap, only /proc to watch.
+func killWatchers(t testing.TB, hist string) {
+	t.Helper()
+	pids := watcherPIDs(hist)
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			// The state follows the ")" closing the command name.
+			if err != nil || strings.Contains(string(stat[bytes.LastIndexByte(stat, ')')+1:]), " Z ") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("watcher %d still alive 10s after SIGKILL", pid)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 }

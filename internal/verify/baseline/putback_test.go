@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -150,7 +149,7 @@ func TestKillDuringPutback(t *testing.T) {
 			time.Sleep(time.Duration(rng.Int64N(int64(5 * time.Millisecond))))
 		}
 		lastSteps[h.kill()]++
-		settle(t, hist, 5*time.Second)
+		settle(t, hist, 20*time.Second)
 		d, n := diffTrees(want, snapshot(t, root))
 		if d != "" {
 			t.Fatalf("iteration %d: bytes lost after kill:\n%s", i, d)
@@ -199,10 +198,9 @@ func TestRecoverAfterWatcherKilled(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("watchers: %v", pids)
 	}
-	mustNo(t, syscall.Kill(pids[0], syscall.SIGKILL))
+	killWatchers(t, hist)
 	helperPID := h.cmd.Process.Pid
 	h.kill()
-	time.Sleep(50 * time.Millisecond)
 	if d, _ := diffTrees(baseTree(want, files), snapshot(t, root)); d != "" {
 		t.Fatalf("with chanto and watcher dead, the tree should still be put back:\n%s", d)
 	}
@@ -252,14 +250,9 @@ func TestRecoverAfterBothKilledAtRandom(t *testing.T) {
 		h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: 2 * time.Millisecond, Scribble: true})
 		h.waitStep(t, "start")
 		time.Sleep(time.Duration(rng.Int64N(int64(span))))
-		for _, pid := range watcherPIDs(hist) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+		killWatchers(t, hist)
 		h.kill()
-		for _, pid := range watcherPIDs(hist) { // one started in between
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-		time.Sleep(20 * time.Millisecond) // let the kernel release their locks
+		killWatchers(t, hist) // one started in between
 		r, err := Recover(hist)
 		if err != nil {
 			t.Fatalf("iteration %d: %v", i, err)
@@ -279,11 +272,8 @@ func TestRecoverDamagedSaveTouchesNothing(t *testing.T) {
 	files := fixture(t, root, 6)
 	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Minute})
 	h.waitStep(t, "running")
-	for _, pid := range watcherPIDs(hist) {
-		mustNo(t, syscall.Kill(pid, syscall.SIGKILL))
-	}
+	killWatchers(t, hist)
 	h.kill()
-	time.Sleep(20 * time.Millisecond)
 	blobs, _ := filepath.Glob(filepath.Join(hist, "putback", "*", "0000.blob"))
 	if len(blobs) != 1 {
 		t.Fatalf("blobs: %v", blobs)
@@ -400,11 +390,8 @@ func TestPutbackRestoresLeftoverSaveFirst(t *testing.T) {
 	want := snapshot(t, root)
 	h := startHelper(t, plan{Root: root, History: hist, Files: files, Hold: time.Minute})
 	h.waitStep(t, "running")
-	for _, pid := range watcherPIDs(hist) {
-		mustNo(t, syscall.Kill(pid, syscall.SIGKILL))
-	}
+	killWatchers(t, hist)
 	h.kill()
-	time.Sleep(20 * time.Millisecond)
 	opts := PutbackOptions{Root: root, Files: files, HistoryDir: hist, Watcher: testWatcher()}
 	err := Putback(context.Background(), opts, func(context.Context) error {
 		if d, _ := diffTrees(baseTree(want, files), snapshot(t, root)); d != "" {
