@@ -32,6 +32,8 @@ type outcome struct {
 	text string
 	// excerpt is the failing tests' own output, shown before the tail.
 	excerpt string
+	// scope is the parser's current test binary or file.
+	scope string
 }
 
 // collector receives a check's stdout while it runs and, once it ends,
@@ -53,7 +55,7 @@ func newCollector(r detect.Runner, reportDir, dir string) collector {
 	case detect.Jest, detect.Vitest:
 		return &jestJSON{file: filepath.Join(reportDir, "report.json"), dir: dir, vitest: r == detect.Vitest}
 	case detect.Cargo:
-		return &lineParser{parse: parseCargo}
+		return &cargoText{lineParser{parse: parseCargo}}
 	case detect.Unittest:
 		return &lineParser{parse: parseUnittest}
 	case detect.NodeTest:
@@ -267,7 +269,7 @@ func (j *junit) stdout() *lineWriter { return j.lp.stdout() }
 
 func (j *junit) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
-	o.text = dropLines(string(res.Output), "- generated xml file: ")
+	o.text = dropContaining(string(res.Output), filepath.Dir(j.file))
 	data, err := os.ReadFile(j.file)
 	if err != nil {
 		return o
@@ -414,16 +416,43 @@ func (l *lineParser) finish(res run.Result) outcome {
 	return l.o
 }
 
+// cargoText reads cargo test's text; it adds --no-fail-fast so that one
+// failing test binary does not hide the failures of the next (an already
+// failing crate would otherwise mask new failures elsewhere).
+type cargoText struct{ lineParser }
+
+func (c *cargoText) args(user []string) []string {
+	out := append([]string(nil), user...)
+	for i, a := range out {
+		if a == "--" {
+			break
+		}
+		if a == "test" && !contains(out, "--no-fail-fast") {
+			return append(out[:i+1], append([]string{"--no-fail-fast"}, out[i+1:]...)...)
+		}
+	}
+	return out
+}
+
 var (
 	cargoFailed  = regexp.MustCompile(`^test (.+) \.\.\. FAILED$`)
+	cargoBinary  = regexp.MustCompile(`^\s*(?:Running (?:unittests |tests/)?\S+ \((?:.*/)?([^/)]+?)(?:-[0-9a-f]{16})?\)|Doc-tests (\S+))$`)
 	cargoRunning = regexp.MustCompile(`^running (\d+) tests?$`)
 	cargoBuild   = regexp.MustCompile("^error: could not compile `([^`]+)`")
 )
 
+// parseCargo names failures by test binary (crate or integration test) and
+// test path; the binary comes from the "Running" line before its tests.
 func parseCargo(line string, o *outcome) {
 	line = strings.TrimRight(line, "\r")
-	if m := cargoFailed.FindStringSubmatch(line); m != nil {
-		o.failures = appendUnique(o.failures, Failure{ID: m[1], Name: m[1]})
+	if m := cargoBinary.FindStringSubmatch(line); m != nil {
+		o.scope = m[1] + m[2]
+	} else if m := cargoFailed.FindStringSubmatch(line); m != nil {
+		id := m[1]
+		if o.scope != "" {
+			id = o.scope + "::" + m[1]
+		}
+		o.failures = appendUnique(o.failures, Failure{ID: id, Name: m[1]})
 	} else if m := cargoRunning.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		o.tests = max(o.tests, 0) + n
@@ -501,21 +530,6 @@ func pytestName(classname, name string) string {
 		return last + "." + name
 	}
 	return name
-}
-
-// dropLines removes the lines starting with prefix.
-func dropLines(text, prefix string) string {
-	if !strings.Contains(text, prefix) {
-		return text
-	}
-	lines := strings.SplitAfter(text, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if !strings.HasPrefix(l, prefix) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "")
 }
 
 // dropContaining removes the lines that mention s (the report file chanto

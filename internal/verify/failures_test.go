@@ -103,7 +103,7 @@ func TestTextParsers(t *testing.T) {
 		want  []string
 		tests int
 	}{
-		{detect.Cargo, "running 2 tests\ntest tests::adds ... FAILED\ntest tests::ok ... ok\n\nrunning 0 tests\n", []string{"tests::adds"}, 2},
+		{detect.Cargo, "     Running unittests src/lib.rs (target/debug/deps/adder-0123456789abcdef)\nrunning 2 tests\ntest tests::adds ... FAILED\ntest tests::ok ... ok\n\n   Doc-tests adder\nrunning 0 tests\n", []string{"adder::tests::adds"}, 2},
 		{detect.Cargo, "error[E0425]: cannot find value `c`\nerror: could not compile `adder` (lib test) due to 1 previous error\n", []string{"adder [build failed]"}, -1},
 		{detect.Cargo, "running 0 tests\n\nrunning 0 tests\n", nil, 0},
 		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
@@ -115,7 +115,11 @@ func TestTextParsers(t *testing.T) {
 		o := collect(t, c.r, c.out, run.Result{ExitCode: 1}, "")
 		var got []string
 		for _, f := range o.failures {
-			got = append(got, f.Name)
+			if c.r == detect.Cargo {
+				got = append(got, f.ID)
+			} else {
+				got = append(got, f.Name)
+			}
 		}
 		if !reflect.DeepEqual(got, c.want) || o.tests != c.tests {
 			t.Errorf("%s %q: got %q tests %d, want %q tests %d", c.r, c.out, got, o.tests, c.want, c.tests)
@@ -129,6 +133,9 @@ func TestWithExtraArgs(t *testing.T) {
 	}
 	if got := withExtraArgs([]string{"npx", "jest", "a.js"}, "--json"); !reflect.DeepEqual(got, []string{"npx", "jest", "a.js", "--json"}) {
 		t.Errorf("npx: %q", got)
+	}
+	if got := (&cargoText{}).args([]string{"cargo", "test", "-p", "a", "--", "--exact"}); !reflect.DeepEqual(got, []string{"cargo", "test", "--no-fail-fast", "-p", "a", "--", "--exact"}) {
+		t.Errorf("cargo: %q", got)
 	}
 	g := &goJSON{}
 	if got := g.args([]string{"go", "test", "./a", "./b"}); !reflect.DeepEqual(got, []string{"go", "test", "-json", "./a", "./b"}) {
