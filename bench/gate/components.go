@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+	"github.com/chanto-dev/chanto/internal/verify/snapshot"
+)
+
+// components measures each piece of the gate as internal/gate calls it in
+// one turn: Take at turn start; after each tool call Changes, Digest and
+// protect.Compare; at the final answer the same update and verify.Run.
+func (b *bench) components(ctx context.Context) ([]row, error) {
+	root := filepath.Join(b.work, "big")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(b.log, "generating %d packages x %d files ...\n", b.opts.pkgs, b.opts.perPkg)
+	if err := module(ctx, b.r, root, b.opts.pkgs, b.opts.perPkg); err != nil {
+		return nil, err
+	}
+	files := b.opts.pkgs*b.opts.perPkg + 1
+	fmt.Fprintln(b.log, "snapshot.Take ...")
+	take, snap, err := b.takes(ctx, root, files)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	ed, err := makeEdit(root, b.opts.pkgs)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(b.log, "update after a tool call ...")
+	up, change, err := b.updates(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(b.log, "verify.Run with check `true` ...")
+	trivial, checkOwn, err := b.trivialGate(ctx, root, snap, change)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(b.log, "selection ...")
+	sel, err := b.selection(ctx, root, change)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintln(b.log, "verify.Run, detected checks settled by the model's run ...")
+	prior, err := b.priorGate(ctx, root, snap, change)
+	if err != nil {
+		return nil, err
+	}
+	upTotal := up.changes + up.digest + up.protect
+	repo := fmt.Sprintf("%d files, %d packages", files, b.opts.pkgs)
+	rows := []row{
+		{figure: "snapshot.Take (turn start)", value: take, target: "≤ 150 ms", note: repo},
+		{figure: "update: Changes", value: up.changes, note: fmt.Sprintf("edit: %s, %s", ed.source, ed.test)},
+		{figure: "update: Digest", value: up.digest},
+		{figure: "update: protect.Compare on the changed files", value: up.protect, note: "2 files, 1 of them a test"},
+		{figure: "update per tool call (sum)", value: upTotal, target: "≤ 30 ms"},
+		{figure: "selecttest.Select, cold (`go list`, no cache)", value: sel.cold, note: fmt.Sprintf("median of %d; %s", b.opts.cold, sel.command)},
+		{figure: "selecttest.Select, graph from disk cache (new process)", value: sel.disk},
+		{figure: "selecttest.Select, graph in memory (same session)", value: sel.memory},
+		{figure: "verify.Run with check `true`, minus the check's own time", value: trivial, note: "check itself: " + ms(checkOwn)},
+		{figure: "verify.Run, detected go vet + go test settled by the model's run, cold graph", value: prior.cold, note: prior.note},
+		{figure: "verify.Run, same, graph from disk cache", value: prior.disk},
+		{figure: "verify.Run, same, graph in memory", value: prior.memory},
+		{figure: "gate overhead per turn, 1 tool call, check `true` (update + update + verify.Run)", value: 2*upTotal + trivial, target: "≤ 100 ms", note: "snapshot not included"},
+		{figure: "gate overhead per turn, 1 tool call, detected Go checks, disk-cached graph", value: 2*upTotal + prior.disk, target: "≤ 100 ms", note: "snapshot not included"},
+		{figure: "same, with the snapshot", value: take + 2*upTotal + prior.disk},
+	}
+	return rows, nil
+}
+
+// takes times Take and returns a fresh snapshot of the unchanged tree.
+func (b *bench) takes(ctx context.Context, root string, files int) (time.Duration, *snapshot.Snapshot, error) {
+	var d []time.Duration
+	for i := 0; i < b.opts.n+1; i++ {
+		start := time.Now()
+		s, err := snapshot.Take(ctx, b.r, root)
+		el := time.Since(start)
+		if err != nil {
+			return 0, nil, err
+		}
+		if s.Len() != files {
+			return 0, nil, fmt.Errorf("snapshot has %d files, want %d", s.Len(), files)
+		}
+		s.Close()
+		if i > 0 { // the first run warms the page cache and the git index
+			d = append(d, el)
+		}
+	}
+	s, err := snapshot.Take(ctx, b.r, root)
+	return median(d), s, err
+}
+
+type update struct{ changes, digest, protect time.Duration }
+
+func (b *bench) updates(ctx context.Context, snap *snapshot.Snapshot) (update, snapshot.Change, error) {
+	var ch, dg, pr []time.Duration
+	var last snapshot.Change
+	for i := 0; i < b.opts.n; i++ {
+		t0 := time.Now()
+		c, err := snap.Changes(ctx)
+		t1 := time.Now()
+		if err != nil {
+			return update{}, last, err
+		}
+		if len(c.All()) != 2 {
+			return update{}, last, fmt.Errorf("change set %v, want 2 files", c.All())
+		}
+		_ = snap.Digest(c)
+		t2 := time.Now()
+		vs, err := protect.Compare(snap, verify.DirSource(snap.Root()), c.All(), protect.Options{Root: snap.Root()})
+		t3 := time.Now()
+		if err != nil {
+			return update{}, last, err
+		}
+		if len(vs) != 0 {
+			return update{}, last, fmt.Errorf("a new test was reported as tampering: %v", vs)
+		}
+		ch, dg, pr = append(ch, t1.Sub(t0)), append(dg, t2.Sub(t1)), append(pr, t3.Sub(t2))
+		last = c
+	}
+	return update{median(ch), median(dg), median(pr)}, last, nil
+}
+
+// gateOptions are the options internal/gate passes at the final answer.
+func (b *bench) gateOptions(root string, snap *snapshot.Snapshot, c snapshot.Change) verify.Options {
+	return verify.Options{Root: root, BaseSource: snap, Changed: c.All(), Added: c.Added,
+		Runner: b.r, ProtectTests: true, HistoryDir: filepath.Join(b.home, "history")}
+}
+
+// trivialGate times verify.Run with the check `true` and subtracts the
+// check's own run.
+func (b *bench) trivialGate(ctx context.Context, root string, snap *snapshot.Snapshot, c snapshot.Change) (time.Duration, time.Duration, error) {
+	var over, own []time.Duration
+	for i := 0; i < b.opts.n; i++ {
+		opts := b.gateOptions(root, snap, c)
+		opts.Checks = []string{"true"}
+		start := time.Now()
+		rep, err := verify.Run(ctx, opts)
+		el := time.Since(start)
+		if err != nil {
+			return 0, 0, err
+		}
+		if rep.Verdict != verify.Verified || len(rep.Checks) != 1 {
+			return 0, 0, fmt.Errorf("gate with `true`: %s %s", rep.Verdict, rep.Evidence)
+		}
+		over = append(over, el-rep.Checks[0].Duration)
+		own = append(own, rep.Checks[0].Duration)
+	}
+	return median(over), median(own), nil
+}
+
+// coldWarm is a figure measured with no graph cache, with the disk cache
+// only, and with the in-memory cache.
+type coldWarm struct {
+	cold, disk, memory time.Duration
+	command, note      string
+}
+
+func (b *bench) forgetGraphs(disk bool) error {
+	selecttest.ResetGoCache()
+	if disk {
+		return os.RemoveAll(filepath.Join(b.home, "cache"))
+	}
+	return nil
+}
+
+// timed runs f reps times after prepare, returning the median.
+func timed(reps int, prepare func() error, f func() error) (time.Duration, error) {
+	var d []time.Duration
+	for i := 0; i < reps; i++ {
+		if err := prepare(); err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		d = append(d, time.Since(start))
+	}
+	return median(d), nil
+}
+
+// coldWarm measures f cold, with the disk cache and from memory.
+func (b *bench) coldWarm(f func() error) (coldWarm, error) {
+	var cw coldWarm
+	var err error
+	if cw.cold, err = timed(b.opts.cold, func() error { return b.forgetGraphs(true) }, f); err != nil {
+		return cw, err
+	}
+	if cw.disk, err = timed(b.opts.n, func() error { return b.forgetGraphs(false) }, f); err != nil {
+		return cw, err
+	}
+	cw.memory, err = timed(b.opts.n, func() error { return nil }, f)
+	return cw, err
+}
+
+// selection times selecttest.Select for the detected go test check.
+func (b *bench) selection(ctx context.Context, root string, c snapshot.Change) (coldWarm, error) {
+	projects, err := detect.ProjectsContext(ctx, root, c.All(), b.r)
+	if err != nil {
+		return coldWarm{}, err
+	}
+	var check *detect.Check
+	for _, p := range projects {
+		for i := range p.Checks {
+			if p.Checks[i].Runner == detect.Go {
+				check = &p.Checks[i]
+			}
+		}
+	}
+	if check == nil {
+		return coldWarm{}, fmt.Errorf("no go test check detected in %v", projects)
+	}
+	var sel selecttest.Selection
+	cw, err := b.coldWarm(func() error {
+		var err error
+		sel, err = selecttest.Select(ctx, b.r, selecttest.Input{Check: *check, Changed: c.All(), Added: c.Added})
+		if err == nil && sel.Full {
+			err = fmt.Errorf("selection ran the full suite: %s", sel.Reason)
+		}
+		return err
+	})
+	cw.command = fmt.Sprintf("`%s`", sel.Command)
+	if len(sel.Command) > 80 {
+		cw.command = fmt.Sprintf("%d packages selected", len(sel.Targets))
+	}
+	return cw, err
+}
+
+// priorGate times verify.Run with the detected checks, each settled by a
+// passing run of the model's (nothing executes), as internal/gate does
+// when the model ran `go vet ./...` and `go test ./...` itself.
+func (b *bench) priorGate(ctx context.Context, root string, snap *snapshot.Snapshot, c snapshot.Change) (coldWarm, error) {
+	var rep *verify.Report
+	cw, err := b.coldWarm(func() error {
+		opts := b.gateOptions(root, snap, c)
+		opts.Prior = func(p verify.Planned) *verify.Prior {
+			return &verify.Prior{Command: string(p.Runner) + " (the model's run)", Passed: true}
+		}
+		var err error
+		rep, err = verify.Run(ctx, opts)
+		if err != nil {
+			return err
+		}
+		for _, ch := range rep.Checks {
+			if !ch.FromModelRun {
+				return fmt.Errorf("check %s was executed", ch.Command)
+			}
+		}
+		if rep.Verdict != verify.Verified {
+			return fmt.Errorf("verdict %s: %s", rep.Verdict, rep.Evidence)
+		}
+		return nil
+	})
+	if rep != nil {
+		cw.note = fmt.Sprintf("%d checks, 0 executed", len(rep.Checks))
+	}
+	return cw, err
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
