@@ -371,3 +371,31 @@ func TestCancelNotRetried(t *testing.T) {
 		t.Errorf("err %v, waits %v", err, rec.waits)
 	}
 }
+
+// BenchmarkStream measures one streamed answer of 1000 text deltas and a
+// tool call through the SDK, the accumulator and the retry decorator.
+func BenchmarkStream(b *testing.B) {
+	events := []string{messageStart(1000, 0, 0), textStart(0)}
+	for range 1000 {
+		events = append(events, textDelta(0, "word "))
+	}
+	events = append(events, blockStop(0), toolStart(1, "toolu_1", "bash"))
+	events = append(events, jsonDelta(1, `{"command":"`))
+	for range 100 {
+		events = append(events, jsonDelta(1, "go test "))
+	}
+	events = append(events, jsonDelta(1, `"}`), blockStop(1), messageDelta("tool_use", 1100), messageStop)
+	replies := make([]llmtest.Reply, b.N)
+	for i := range replies {
+		replies[i] = llmtest.Reply{Events: events}
+	}
+	srv := llmtest.NewServer(b, replies...)
+	p := llm.WithRetry(New(Options{APIKey: "k", BaseURL: srv.URL}), llm.RetryOptions{})
+	b.ResetTimer()
+	for range b.N {
+		resp, err := p.Stream(context.Background(), baseRequest(), func(llm.Delta) {})
+		if err != nil || resp.Message.ToolCalls()[0].InputError != "" {
+			b.Fatal(err, resp.Message.ToolCalls())
+		}
+	}
+}
