@@ -232,7 +232,7 @@ func (b *bench) report(out io.Writer, version, bare, full, empty []sample) {
 	perStep := (fullMed - bareMed) / time.Duration(n)
 	marginal := (fullMed - emptyMed - bareMed) / time.Duration(n)
 	peak := slices.Max(rssOf(full))
-	fmt.Fprintf(out, "machine: %s/%s, %d CPUs, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(out, "machine: %s/%s, %d CPUs, load %s, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAvg(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(out, "sandbox flag: %q\n\n", b.opts.sandbox)
 	fmt.Fprintln(out, "| figure | value | target |")
 	fmt.Fprintln(out, "|---|---|---|")
@@ -284,3 +284,17 @@ func medianInt(v []int64) int64 {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+// loadAvg is the 1-, 5- and 15-minute load average, so a reader can tell a
+// quiet machine from a busy one.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
@@ -76,7 +77,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	home := filepath.Join(work, "home")
 	os.Setenv("CHANTO_HOME", home)
 	b := &bench{work: work, home: home, opts: o, log: stderr, r: &run.Runner{}}
-	fmt.Fprintf(stdout, "machine: %s/%s, %d CPUs, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintf(stdout, "machine: %s/%s, %d CPUs, load %s, %s\n\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAvg(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	rows, err := b.components(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "gate:", err)
@@ -123,3 +124,17 @@ func printRows(w io.Writer, rows []row) {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+// loadAvg is the 1-, 5- and 15-minute load average, so a reader can tell a
+// quiet machine from a busy one.
+func loadAvg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
