@@ -62,7 +62,13 @@ func BenchmarkChangedFile(b *testing.B) {
 	for _, l := range []string{"go", "python", "javascript", "typescript", "rust", "java"} {
 		p, base, cur := largeFile(l)
 		bt, ct := tree{p: base}, tree{p: cur}
-		b.Run(l, func(b *testing.B) {
+		b.Run(l+"/cold", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				protect.ResetCache()
+				_, _ = protect.Compare(bt, ct, []string{p}, protect.Options{})
+			}
+		})
+		b.Run(l+"/warm", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				_, _ = protect.Compare(bt, ct, []string{p}, protect.Options{})
 			}

@@ -120,9 +120,13 @@ func parsePair(lang string, b, a []byte) (parsed, parsed) {
 	if err := p.SetLanguage(g.language()); err != nil {
 		return parsed{bad: true}, parsed{bad: true}
 	}
-	bt := p.Parse(b, nil)
+	key := treeKey(lang, b)
+	bt := baseTrees.get(key)
 	if bt == nil {
-		return parsed{bad: true}, parsed{bad: true}
+		if bt = p.Parse(b, nil); bt == nil {
+			return parsed{bad: true}, parsed{bad: true}
+		}
+		baseTrees.put(key, bt)
 	}
 	defer bt.Close()
 	bp := copyParsed(g, bt, b, span{lo, bhi})
