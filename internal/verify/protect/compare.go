@@ -17,18 +17,22 @@ func compareTest(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 		out = append(out, Violation{File: p, Test: at.name, Line: line, Kind: k, Before: before, After: after, Message: msg})
 	}
 	for _, mk := range addedMarkers(bt.markers, at.markers) {
-		add(mk.kind, mk.line, "", am.line(mk.line), markerMessage(mk)+"; "+Instruction)
+		before := "" // a marker inherited from a class, suite or module
+		if mk.line >= at.line && mk.line <= at.end {
+			before = bm.line(bt.line)
+		}
+		add(mk.kind, mk.line, before, am.line(mk.line), markerMessage(mk)+"; "+Instruction)
 	}
 	if gone, extra := rowDiff(bt.rows, at.rows); len(gone) > 0 {
 		after := ""
 		line := at.line
 		if len(extra) > 0 {
-			after, line = extra[0].text, extra[0].line
+			after, line = am.line(extra[0].line), extra[0].line
 		}
-		add(TableRowsChanged, line, gone[0].text, after,
+		add(TableRowsChanged, line, bm.line(gone[0].line), after,
 			fmt.Sprintf("%d table row(s) removed or changed; %s", len(gone), Instruction))
 	}
-	compareAsserts(bt, at, add)
+	compareAsserts(bm, am, bt, at, add)
 	if len(out) > 0 {
 		return out
 	}
@@ -44,7 +48,7 @@ func compareTest(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 
 type addFunc func(k Kind, line int, before, after, msg string)
 
-func compareAsserts(bt, at *testCase, add addFunc) {
+func compareAsserts(bm, am *fileModel, bt, at *testCase, add addFunc) {
 	key := func(a assertion) string { return fmt.Sprintf("%d|%s", a.guards, a.text) }
 	count := map[string]int{}
 	for _, a := range at.asserts {
@@ -63,22 +67,23 @@ func compareAsserts(bt, at *testCase, add addFunc) {
 	for _, r := range gone {
 		i := pairAssert(r, extra, used)
 		if i < 0 {
-			add(AssertionRemoved, at.line, r.text, "", "assertion removed; "+Instruction)
+			add(AssertionRemoved, at.line, bm.line(r.line), "", "assertion removed; "+Instruction)
 			continue
 		}
 		used[i] = true
 		a := extra[i]
+		before, after := bm.line(r.line), am.line(a.line)
 		switch {
 		case a.guards > r.guards:
-			add(ExpectationInverted, a.line, r.text, a.text, "assertion wrapped in a condition or try block, so it may never fail; "+Instruction)
+			add(ExpectationInverted, a.line, before, after, "assertion wrapped in a condition or try block, so it may never fail; "+Instruction)
 		case a.strength < r.strength:
-			add(AssertionLoosened, a.line, r.text, a.text, "assertion loosened from an exact check to a weaker one; "+Instruction)
+			add(AssertionLoosened, a.line, before, after, "assertion loosened from an exact check to a weaker one; "+Instruction)
 		case a.fn == r.fn && a.subject == r.subject && a.expected != r.expected:
-			add(ExpectedChanged, a.line, r.text, a.text, "expected value changed; "+Instruction)
+			add(ExpectedChanged, a.line, before, after, "expected value changed; "+Instruction)
 		case a.fn != r.fn && a.strength == r.strength && a.subject == r.subject:
-			add(AssertionLoosened, a.line, r.text, a.text, "assertion replaced by a different check; "+Instruction)
+			add(AssertionLoosened, a.line, before, after, "assertion replaced by a different check; "+Instruction)
 		default:
-			add(BodyChanged, a.line, r.text, a.text, "assertion changed; "+Instruction)
+			add(BodyChanged, a.line, before, after, "assertion changed; "+Instruction)
 		}
 	}
 }

@@ -207,7 +207,7 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 			return nil
 		}
 		return []Violation{{File: p, Line: 1, Kind: TestFileDeleted, Before: bm.line(firstTestLine(bm)),
-			Message: fmt.Sprintf("test file deleted (%d tests), or renamed so the runner no longer collects it; %s", len(bm.tests), Instruction)}}
+			Message: fmt.Sprintf("test file deleted (%s), or renamed so the runner no longer collects it; %s", plural(len(bm.tests), "test"), Instruction)}}
 	}
 	if am.parseErr {
 		return []Violation{{File: p, Line: firstErrLine(am), Kind: Unparsable, Message: "could not parse, treated as changed; " + Instruction}}
@@ -333,4 +333,11 @@ func renamed(t *testCase, renames map[string]string) *testCase {
 		c.stmts[i] = strings.Join(toks, " ")
 	}
 	return &c
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
