@@ -3,10 +3,13 @@ package sandbox
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/run"
@@ -68,5 +71,99 @@ func TestHelperLayersActive(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
+	}
+}
+
+// landlockABI is the kernel's Landlock ABI version, 0 without Landlock.
+func landlockABI() int {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1)
+	if errno != 0 {
+		return 0
+	}
+	return int(v)
+}
+
+// TestHelperAloneConfines runs the helper without bubblewrap, so each of
+// its layers is seen on its own.
+func TestHelperAloneConfines(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	base, err := os.MkdirTemp(home, "chanto-helper-")
+	if err != nil {
+		t.Skipf("no folder outside /tmp: %v", err)
+	}
+	defer os.RemoveAll(base)
+	rw, ro := filepath.Join(base, "rw"), filepath.Join(base, "ro")
+	os.Mkdir(rw, 0o755)
+	os.Mkdir(ro, 0o755)
+	exe, _ := os.Executable()
+	line := `echo ok > ` + rw + `/f; echo bad > ` + ro + `/f;` +
+		`python3 -c 'import ctypes,os; l=ctypes.CDLL(None,use_errno=True); print("ptrace", l.ptrace(16, os.getppid(), 0, 0))';` +
+		`python3 -c 'import socket
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("inet allowed")
+except OSError as e: print("inet refused", e.errno)
+socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); print("unix allowed")';` +
+		`unshare -U true && echo userns-made; ulimit -u`
+	out, _ := exec.Command(exe, HelperArg, "--net", "deny", "--nproc", "77", "--rw", rw, "--", "/bin/bash", "bash", "-c", line).CombinedOutput()
+	s := string(out)
+	for _, want := range []string{"ptrace -1", "inet refused", "unix allowed", "77"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("missing %q in:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "userns-made") {
+		t.Errorf("a nested user namespace was created:\n%s", s)
+	}
+	if b, err := os.ReadFile(filepath.Join(rw, "f")); err != nil || string(b) != "ok\n" {
+		t.Errorf("write to the writable root failed: %v\n%s", err, s)
+	}
+	_, err = os.Stat(filepath.Join(ro, "f"))
+	switch abi := landlockABI(); {
+	case abi == 0:
+		t.Logf("LANDLOCK NOT AVAILABLE on this kernel: the file layer is bubblewrap alone here")
+	case err == nil:
+		t.Errorf("Landlock (ABI %d) let the helper write outside its roots:\n%s", abi, s)
+	}
+}
+
+func TestRefusalWithoutBwrap(t *testing.T) {
+	sb, err := New(config.Sandbox{}, t.TempDir(), WithBwrapPath("/nonexistent/bwrap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = (&run.Runner{Sandbox: sb}).Run(context.Background(), run.Spec{Shell: "true"})
+	want := `sandbox unavailable: /nonexistent/bwrap not found; install bubblewrap (apt-get install bubblewrap) or set [sandbox] mode = "off"`
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	off, _ := New(config.Sandbox{Mode: ModeOff}, t.TempDir(), WithBwrapPath("/nonexistent/bwrap"))
+	if _, err := (&run.Runner{Sandbox: off}).Run(context.Background(), run.Spec{Shell: "true"}); err != nil {
+		t.Errorf("mode off: %v", err)
+	}
+	for _, c := range []config.Sandbox{{Mode: "strict"}, {Network: "some"}, {Network: NetAllowlist, AllowDomains: []string{"a@b"}}} {
+		if _, err := New(c, t.TempDir()); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+}
+
+// BenchmarkSandboxOverhead compares `true` run directly and sandboxed.
+func BenchmarkSandboxOverhead(b *testing.B) {
+	if err := Probe(); err != nil {
+		b.Skip(err)
+	}
+	root := b.TempDir()
+	sb, _ := New(config.Sandbox{}, root)
+	for _, c := range []struct {
+		name string
+		r    *run.Runner
+	}{{"direct", &run.Runner{}}, {"sandboxed", &run.Runner{Sandbox: sb}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := c.r.Run(context.Background(), run.Spec{Args: []string{"/bin/true"}, Dir: root}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
