@@ -173,8 +173,8 @@ func RetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// HTTPError classifies an HTTP error response. hint is shown for 401 and
-// 403 (e.g. "check ANTHROPIC_API_KEY").
+// HTTPError classifies an HTTP error response. hint replaces the server's
+// message for a 401 (e.g. "check ANTHROPIC_API_KEY").
 func HTTPError(provider string, status int, kind, message string, h http.Header, hint string, err error) *APIError {
 	e := &APIError{
 		Provider:   provider,
@@ -185,8 +185,8 @@ func HTTPError(provider string, status int, kind, message string, h http.Header,
 		Retryable:  RetryableStatus(status) || kind == "overloaded_error",
 		Err:        err,
 	}
-	if status == 401 || status == 403 {
-		e.Hint = hint
+	if status == 401 {
+		e.Hint = hint // the server's wording adds nothing to "check the key"
 	}
 	return e
 }
