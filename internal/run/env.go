@@ -3,6 +3,7 @@ package run
 import (
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -33,17 +34,29 @@ func IsSecretName(name string) bool {
 	return strings.HasSuffix(up, "_PAT") || slices.Contains(secretNames, up)
 }
 
-// hasUserinfoURL reports whether value holds a URL with a password.
+// credentialURL catches scheme://user:password@ even where the password
+// holds characters (/, #, ?) that stop url.Parse from seeing userinfo.
+var credentialURL = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/@:]*:[^\s@]+@`)
+
+// tokenUserMin is the length from which a bare URL user name is taken for
+// a token (https://ghp_xxx@github.com).
+const tokenUserMin = 20
+
+// hasUserinfoURL reports whether value holds a URL with a password, or
+// with a user name long enough to be a token.
 func hasUserinfoURL(value string) bool {
 	if !strings.Contains(value, "@") || !strings.Contains(value, "://") {
 		return false
+	}
+	if credentialURL.MatchString(value) {
+		return true
 	}
 	for _, field := range strings.FieldsFunc(value, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }) {
 		u, err := url.Parse(field)
 		if err != nil || u.User == nil {
 			continue
 		}
-		if _, ok := u.User.Password(); ok {
+		if _, ok := u.User.Password(); ok || len(u.User.Username()) >= tokenUserMin {
 			return true
 		}
 	}
