@@ -115,7 +115,7 @@ func TestChatRequestShape(t *testing.T) {
 		llm.Message{Role: llm.Assistant, Parts: []llm.Part{
 			{Type: llm.Text, Text: "Looking."},
 			{Type: llm.ToolUse, ID: "call_1", Name: "edit", Input: json.RawMessage(`{"path":"a.go"}`)},
-			{Type: llm.ToolUse, ID: "call_2", Name: "edit", Input: json.RawMessage(`{}`), InputError: "bad"},
+			{Type: llm.ToolUse, ID: "call_2", Name: "edit", Input: json.RawMessage(`{"pa`), InputError: "bad"},
 		}},
 		llm.Message{Role: llm.User, Parts: []llm.Part{
 			{Type: llm.ToolResult, ID: "call_1", Text: "edited"},

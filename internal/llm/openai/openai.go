@@ -197,9 +197,10 @@ func schemaMap(t llm.ToolSpec) (map[string]any, error) {
 	return m, nil
 }
 
-// argsText is a tool call's arguments as the API wants them echoed back.
+// argsText is a tool call's arguments as the API wants them echoed back;
+// arguments that are not JSON (an old transcript may hold them) become {}.
 func argsText(p llm.Part) string {
-	if len(p.Input) == 0 {
+	if len(p.Input) == 0 || !json.Valid(p.Input) {
 		return "{}"
 	}
 	return string(p.Input)
