@@ -30,10 +30,14 @@ func analyzeGo(p string, src []byte, sp span) *fileModel {
 	f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		m.parseErr = true
+		line := 1
 		if el, ok := err.(scanner.ErrorList); ok && len(el) > 0 {
-			m.markers = append(m.markers, marker{kind: Unparsable, line: el[0].Pos.Line})
+			line = el[0].Pos.Line
 		}
-		return m
+		m.markers = append(m.markers, marker{kind: Unparsable, line: line})
+		if f == nil || f.Package == token.NoPos {
+			return m
+		}
 	}
 	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp, comments: f.Comments}
 	for _, cg := range f.Comments {

@@ -481,7 +481,8 @@ func cargoSection(k string) string {
 }
 
 var jvmWeakWords = []string{"skipTests", "maven.test.skip", "testFailureIgnore", "<exclude>", "<excludes>", "exclude '", "exclude \"",
-	"enabled = false", "enabled=false", "ignoreFailures", "failIfNoTests", "-DskipTests", "skip>true"}
+	"enabled = false", "enabled=false", "ignoreFailures", "failIfNoTests", "-DskipTests", "skip>true",
+	"excludedGroups", "excludeTags", "includeTags", "<groups>", "<test>", "filter {", "excludeTestsMatching", "includeTestsMatching"}
 
 func checkJVMBuild(p string, b, a []byte) []Violation {
 	old := map[string]int{}

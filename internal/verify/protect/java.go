@@ -17,9 +17,13 @@ func analyzeJava(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	root, bad := pt.root, pt.bad
 	if root == nil || bad {
+		// Keep going on the error-recovered tree: when the base did not
+		// parse either, the comparison still has something to compare.
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})
-		return m
+		if root == nil {
+			return m
+		}
 	}
 	a := &javaAnalyzer{src: src, m: m, tk: &tokenizer{src: src}}
 	m.shallow = len(src) > MaxDeepSize

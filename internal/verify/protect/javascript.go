@@ -21,9 +21,13 @@ func analyzeJS(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	root, bad := pt.root, pt.bad
 	if root == nil || bad {
+		// Keep going on the error-recovered tree: when the base did not
+		// parse either, the comparison still has something to compare.
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})
-		return m
+		if root == nil {
+			return m
+		}
 	}
 	a := &jsAnalyzer{src: src, m: m, tk: &tokenizer{src: src, unifyQuotes: true, dropSemi: true}, seen: map[string]int{}}
 	m.shallow = len(src) > MaxDeepSize

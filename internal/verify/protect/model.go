@@ -209,7 +209,7 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 		return []Violation{{File: p, Line: 1, Kind: TestFileDeleted, Before: bm.line(firstTestLine(bm)),
 			Message: fmt.Sprintf("test file deleted (%s), or renamed so the runner no longer collects it; %s", plural(len(bm.tests), "test"), Instruction)}}
 	}
-	if am.parseErr {
+	if am.parseErr && !bm.parseErr {
 		return []Violation{{File: p, Line: firstErrLine(am), Kind: Unparsable, Message: "could not parse, treated as changed; " + Instruction}}
 	}
 	var out []Violation

@@ -176,7 +176,14 @@ func read(src Source, p string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
-func (c *comparer) file(p string) ([]Violation, error) {
+func (c *comparer) file(p string) (vs []Violation, err error) {
+	defer func() {
+		// A bug in an analyzer must not hide the rest of the report.
+		if r := recover(); r != nil {
+			vs = []Violation{{File: p, Line: 1, Kind: Unparsable, Message: fmt.Sprintf("could not analyze (%v), treated as changed; %s", r, Instruction)}}
+			err = nil
+		}
+	}()
 	b, inBase, err := read(c.base, p)
 	if err != nil {
 		return nil, err

@@ -15,9 +15,13 @@ func analyzePython(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	root, bad := pt.root, pt.bad
 	if root == nil || bad {
+		// Keep going on the error-recovered tree: when the base did not
+		// parse either, the comparison still has something to compare.
 		m.parseErr = true
 		m.markers = append(m.markers, marker{kind: Unparsable, line: errLine(root)})
-		return m
+		if root == nil {
+			return m
+		}
 	}
 	a := &pyAnalyzer{src: src, m: m, tk: &tokenizer{src: src, unifyQuotes: true}}
 	m.shallow = len(src) > MaxDeepSize
@@ -241,7 +245,7 @@ func (a *pyAnalyzer) moduleCalls(st *node) []marker {
 		if c.kind == "call" {
 			fn := a.calleeName(c)
 			switch {
-			case fn == "pytest.skip" || fn == "pytest.importorskip" && false:
+			case fn == "pytest.skip" || fn == "pytest.importorskip":
 				out = append(out, marker{kind: SkipAdded, text: "module-level " + fn, line: c.line})
 			case isPyExit(fn):
 				out = append(out, marker{kind: EarlyExit, text: "module-level " + fn, line: c.line})

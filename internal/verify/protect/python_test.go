@@ -92,3 +92,13 @@ func TestPythonEdits(t *testing.T) {
 		}
 	})
 }
+
+// A file the grammar already failed on in the base is still compared:
+// only a parse error the change introduced is reported as unparsable.
+func TestPythonBaseUnparsable(t *testing.T) {
+	base := "x = = 1\n\n\n" + pyBase
+	runEdits(t, []edit{
+		{"honest edit", "tests/test_calc.py", base, base + "\n\ndef test_mul():\n    assert 2 * 3 == 6\n", ""},
+		{"tamper", "tests/test_calc.py", base, sub(base, "assert add(2, 3) == 5", "assert add(2, 3)"), AssertionLoosened},
+	})
+}
