@@ -125,7 +125,12 @@ func restrictFiles(rw []string) error {
 	if len(rw) > 0 {
 		rules = append(rules, landlock.RWDirs(rw...).IgnoreIfMissing().WithRefer())
 	}
-	return landlock.V5.BestEffort().RestrictPaths(rules...)
+	if err := landlock.V5.BestEffort().RestrictPaths(rules...); err != nil {
+		return err
+	}
+	// Abstract Unix sockets and signals outside the sandbox are out of
+	// reach too (Landlock ABI 6; nothing on older kernels).
+	return landlock.V6.BestEffort().RestrictScoped()
 }
 
 // runChild runs the command as a child so the bridge can keep serving,

@@ -230,6 +230,14 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, e
 	if fi, err := os.Stat("/var/tmp"); err == nil && fi.IsDir() {
 		a = append(a, "--tmpfs", "/var/tmp")
 	}
+	// /run holds the host's service sockets (docker, dbus, databases):
+	// hidden, except what name resolution and NixOS binaries need.
+	if fi, err := os.Stat("/run"); err == nil && fi.IsDir() {
+		a = append(a, "--tmpfs", "/run")
+		for _, keep := range []string{"/run/systemd/resolve", "/run/current-system", "/run/wrappers"} {
+			a = append(a, "--ro-bind-try", keep, keep)
+		}
+	}
 	a = append(a, "--ro-bind", helper, helperPath)
 	rw := s.writableRoots()
 	for _, w := range rw {

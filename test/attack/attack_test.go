@@ -449,3 +449,62 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestHostUnixSocketsOutOfReach listens on a path socket under /run (where
+// docker, dbus and databases live) and on an abstract socket, and checks
+// that no sandboxed command reaches either.
+func TestHostUnixSocketsOutOfReach(t *testing.T) {
+	requireSandbox(t)
+	w := newWorld(t)
+	path := fmt.Sprintf("/run/chanto-attack-%d.sock", os.Getpid())
+	abstract := fmt.Sprintf("@chanto-attack-%d", os.Getpid())
+	var hits atomic.Int32
+	for _, addr := range []string{path, abstract} {
+		l, err := net.Listen("unix", addr)
+		if err != nil {
+			t.Skipf("cannot listen on %s: %v", addr, err)
+		}
+		t.Cleanup(func() { l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				hits.Add(1)
+				c.Close()
+			}
+		}()
+	}
+	connect := func(addr string) string {
+		py := strings.Replace(addr, "@", `\0`, 1)
+		return `python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect("` + py + `"); print("connected")'; `
+	}
+	for _, network := range []string{sandbox.NetDeny, sandbox.NetAllow} {
+		r := w.runner(t, config.Sandbox{Network: network})
+		for _, pp := range purposes {
+			for _, addr := range []string{path, abstract} {
+				before := hits.Load()
+				res := runLine(t, r, pp.p, w.proj, connect(addr)+"echo done", 10*time.Second)
+				if hits.Load() == before {
+					continue
+				}
+				if addr == abstract && network == sandbox.NetAllow && !landlockScoping() {
+					t.Logf("ABSTRACT SOCKET REACHABLE with network = allow: this kernel lacks Landlock scoping (ABI 6)")
+					continue
+				}
+				t.Errorf("%s/%s: reached host socket %s:\n%s", network, pp.name, addr, res.Output)
+			}
+		}
+	}
+}
+
+// landlockScoping reports Landlock ABI 6 or later (abstract socket scoping).
+func landlockScoping() bool {
+	out, err := exec.Command("python3", "-c", "import ctypes;l=ctypes.CDLL(None);print(l.syscall(444,None,0,1))").Output()
+	if err != nil {
+		return false
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return n >= 6
+}
