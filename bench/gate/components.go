@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/verify"
@@ -58,7 +57,7 @@ func (b *bench) components(ctx context.Context) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	upTotal := up.changes + up.digest + up.protect
+	upTotal := up.total()
 	repo := fmt.Sprintf("%d files, %d packages", files, b.opts.pkgs)
 	rows := []row{
 		{figure: "snapshot.Take (turn start)", value: take, target: "≤ 150 ms", note: repo},
@@ -69,29 +68,29 @@ func (b *bench) components(ctx context.Context) ([]row, error) {
 		{figure: "selecttest.Select, cold (`go list`, no cache)", value: sel.cold, note: fmt.Sprintf("median of %d; %s", b.opts.cold, sel.command)},
 		{figure: "selecttest.Select, graph from disk cache (new process)", value: sel.disk},
 		{figure: "selecttest.Select, graph in memory (same session)", value: sel.memory},
-		{figure: "verify.Run with check `true`, minus the check's own time", value: trivial, note: "check itself: " + ms(checkOwn)},
+		{figure: "verify.Run with check `true`, minus the check's own time", value: trivial, note: "check itself: " + ms(checkOwn) + " (wall, subtracted)"},
 		{figure: "verify.Run, detected go vet + go test settled by the model's run, cold graph", value: prior.cold, note: prior.note},
 		{figure: "verify.Run, same, graph from disk cache", value: prior.disk},
 		{figure: "verify.Run, same, graph in memory", value: prior.memory},
-		{figure: "gate overhead per turn, 1 tool call, check `true` (update + update + verify.Run)", value: 2*upTotal + trivial, target: "≤ 100 ms", note: "snapshot not included"},
-		{figure: "gate overhead per turn, 1 tool call, detected Go checks, disk-cached graph", value: 2*upTotal + prior.disk, target: "≤ 100 ms", note: "snapshot not included"},
-		{figure: "same, with the snapshot", value: take + 2*upTotal + prior.disk},
+		{figure: "gate overhead per turn, 1 tool call, check `true` (update + update + verify.Run)", value: upTotal.times(2).add(trivial), target: "≤ 100 ms", note: "snapshot not included"},
+		{figure: "gate overhead per turn, 1 tool call, detected Go checks, disk-cached graph", value: upTotal.times(2).add(prior.disk), target: "≤ 100 ms", note: "snapshot not included"},
+		{figure: "same, with the snapshot", value: take.add(upTotal.times(2)).add(prior.disk)},
 	}
 	return rows, nil
 }
 
 // takes times Take and returns a fresh snapshot of the unchanged tree.
-func (b *bench) takes(ctx context.Context, root string, files int) (time.Duration, *snapshot.Snapshot, error) {
-	var d []time.Duration
+func (b *bench) takes(ctx context.Context, root string, files int) (cost, *snapshot.Snapshot, error) {
+	var d []cost
 	for i := 0; i < b.opts.n+1; i++ {
-		start := time.Now()
+		start := mark()
 		s, err := snapshot.Take(ctx, b.r, root)
-		el := time.Since(start)
+		el := start.since()
 		if err != nil {
-			return 0, nil, err
+			return cost{}, nil, err
 		}
 		if s.Len() != files {
-			return 0, nil, fmt.Errorf("snapshot has %d files, want %d", s.Len(), files)
+			return cost{}, nil, fmt.Errorf("snapshot has %d files, want %d", s.Len(), files)
 		}
 		s.Close()
 		if i > 0 { // the first run warms the page cache and the git index
@@ -99,38 +98,41 @@ func (b *bench) takes(ctx context.Context, root string, files int) (time.Duratio
 		}
 	}
 	s, err := snapshot.Take(ctx, b.r, root)
-	return median(d), s, err
+	return medianCost(d), s, err
 }
 
-type update struct{ changes, digest, protect time.Duration }
+type update struct{ changes, digest, protect cost }
+
+func (u update) total() cost { return u.changes.add(u.digest).add(u.protect) }
 
 func (b *bench) updates(ctx context.Context, snap *snapshot.Snapshot) (update, snapshot.Change, error) {
-	var ch, dg, pr []time.Duration
+	var ch, dg, pr []cost
 	var last snapshot.Change
 	for i := 0; i < b.opts.n; i++ {
-		t0 := time.Now()
+		t0 := mark()
 		c, err := snap.Changes(ctx)
-		t1 := time.Now()
+		ch = append(ch, t0.since())
 		if err != nil {
 			return update{}, last, err
 		}
 		if len(c.All()) != 2 {
 			return update{}, last, fmt.Errorf("change set %v, want 2 files", c.All())
 		}
+		t1 := mark()
 		_ = snap.Digest(c)
-		t2 := time.Now()
+		dg = append(dg, t1.since())
+		t2 := mark()
 		vs, err := protect.Compare(snap, verify.DirSource(snap.Root()), c.All(), protect.Options{Root: snap.Root()})
-		t3 := time.Now()
+		pr = append(pr, t2.since())
 		if err != nil {
 			return update{}, last, err
 		}
 		if len(vs) != 0 {
 			return update{}, last, fmt.Errorf("a new test was reported as tampering: %v", vs)
 		}
-		ch, dg, pr = append(ch, t1.Sub(t0)), append(dg, t2.Sub(t1)), append(pr, t3.Sub(t2))
 		last = c
 	}
-	return update{median(ch), median(dg), median(pr)}, last, nil
+	return update{medianCost(ch), medianCost(dg), medianCost(pr)}, last, nil
 }
 
 // gateOptions are the options internal/gate passes at the final answer.
@@ -143,30 +145,33 @@ func (b *bench) gateOptions(root string, snap *snapshot.Snapshot, c snapshot.Cha
 
 // trivialGate times verify.Run with the check `true` and subtracts the
 // check's own run.
-func (b *bench) trivialGate(ctx context.Context, root string, snap *snapshot.Snapshot, c snapshot.Change) (time.Duration, time.Duration, error) {
-	var over, own []time.Duration
+// The CPU column keeps the check's own CPU time (it cannot be told apart).
+func (b *bench) trivialGate(ctx context.Context, root string, snap *snapshot.Snapshot, c snapshot.Change) (cost, time.Duration, error) {
+	var over []cost
+	var own []time.Duration
 	for i := 0; i < b.opts.n; i++ {
 		opts := b.gateOptions(root, snap, c)
 		opts.Checks = []string{"true"}
-		start := time.Now()
+		start := mark()
 		rep, err := verify.Run(ctx, opts)
-		el := time.Since(start)
+		el := start.since()
 		if err != nil {
-			return 0, 0, err
+			return cost{}, 0, err
 		}
 		if rep.Verdict != verify.Verified || len(rep.Checks) != 1 {
-			return 0, 0, fmt.Errorf("gate with `true`: %s %s", rep.Verdict, rep.Evidence)
+			return cost{}, 0, fmt.Errorf("gate with `true`: %s %s", rep.Verdict, rep.Evidence)
 		}
-		over = append(over, el-rep.Checks[0].Duration)
+		el.wall -= rep.Checks[0].Duration
+		over = append(over, el)
 		own = append(own, rep.Checks[0].Duration)
 	}
-	return median(over), median(own), nil
+	return medianCost(over), median(own), nil
 }
 
 // coldWarm is a figure measured with no graph cache, with the disk cache
 // only, and with the in-memory cache.
 type coldWarm struct {
-	cold, disk, memory time.Duration
+	cold, disk, memory cost
 	command, note      string
 }
 
@@ -179,19 +184,19 @@ func (b *bench) forgetGraphs(disk bool) error {
 }
 
 // timed runs f reps times after prepare, returning the median.
-func timed(reps int, prepare func() error, f func() error) (time.Duration, error) {
-	var d []time.Duration
+func timed(reps int, prepare func() error, f func() error) (cost, error) {
+	var d []cost
 	for i := 0; i < reps; i++ {
 		if err := prepare(); err != nil {
-			return 0, err
+			return cost{}, err
 		}
-		start := time.Now()
+		start := mark()
 		if err := f(); err != nil {
-			return 0, err
+			return cost{}, err
 		}
-		d = append(d, time.Since(start))
+		d = append(d, start.since())
 	}
-	return median(d), nil
+	return medianCost(d), nil
 }
 
 // coldWarm measures f cold, with the disk cache and from memory.
@@ -270,10 +275,4 @@ func (b *bench) priorGate(ctx context.Context, root string, snap *snapshot.Snaps
 		cw.note = fmt.Sprintf("%d checks, 0 executed", len(rep.Checks))
 	}
 	return cw, err
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -12,6 +12,10 @@
 //
 //	go run ./bench/gate -n 20
 //
+// Each figure has a wall and a CPU column (this process plus the children
+// it waited for): on a loaded machine the wall time stretches, the CPU
+// time much less.
+//
 // The lead's bench/snapshot has the same Take and Changes figures as Go
 // benchmarks on a plain 10,000-file tree.
 package main
@@ -106,24 +110,22 @@ type bench struct {
 // row is one line of the results table.
 type row struct {
 	figure string
-	value  time.Duration
+	value  cost
 	note   string
 	target string
 }
 
 func printRows(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| figure | median | target | note |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| figure | median wall | median CPU | target | note |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, r := range rows {
 		t := r.target
 		if t == "" {
 			t = "—"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.figure, ms(r.value), t, r.note)
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.figure, r.value, t, r.note)
 	}
 }
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
 // loadAvg is the 1-, 5- and 15-minute load average, so a reader can tell a
 // quiet machine from a busy one.
