@@ -40,14 +40,14 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (Check
 			return cr, nil
 		}
 	}
-	cr, err := e.execute(ctx, c, sel)
+	cr, err := e.execute(ctx, c, sel, "")
 	if err != nil {
 		return cr, err
 	}
 	if !sel.Full && !cr.TimedOut && cr.NotFound == "" && !cr.Passed {
 		if why, ok := fallbackReason(c.Runner, cr); ok {
 			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
-			retry, err := e.execute(ctx, c, full)
+			retry, err := e.execute(ctx, c, full, "")
 			if err != nil {
 				return cr, err
 			}
@@ -137,7 +137,8 @@ func shownCommand(c detect.Check, args []string) string {
 }
 
 // execute runs one selection of check c and reads its results.
-func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection) (CheckRun, error) {
+// label, if set, is what progress shows instead of the command.
+func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
 	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, check: c, args: sel.Args}
 	if sel.Full {
 		cr.Scope = "full"
@@ -154,7 +155,10 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	} else {
 		spec.Args, cr.Command = col.args(sel.Args), shownCommand(c, sel.Args)
 	}
-	stop := e.progress(e.shownDir(c.Dir) + cr.Command)
+	if label == "" {
+		label = e.shownDir(c.Dir) + cr.Command
+	}
+	stop := e.progress(label)
 	res, err := e.r.Run(ctx, spec)
 	stop()
 	var nf *run.NotFoundError

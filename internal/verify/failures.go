@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -212,7 +213,11 @@ func (g *goJSON) line(b []byte) {
 
 func (g *goJSON) finish(res run.Result) outcome {
 	g.w.flush()
-	o := outcome{tests: g.ran, text: string(g.text.Bytes()), excerpt: g.failText.String()}
+	o := outcome{tests: g.ran, text: string(g.text.Bytes())}
+	if len(o.text) > excerptTail {
+		// The tail alone may have lost the failing tests' output.
+		o.excerpt = g.failText.String()
+	}
 	// A failing subtest fails its parent too; name the leaf only.
 	parents := map[string]bool{}
 	for _, t := range g.failed {
@@ -221,13 +226,22 @@ func (g *goJSON) finish(res run.Result) outcome {
 			parents[t.pkg+"\x00"+n] = true
 		}
 	}
+	// The same test name in two packages is told apart by package name.
+	count := map[string]int{}
+	for _, t := range g.failed {
+		count[t.name]++
+	}
 	pkgsWithTests := map[string]bool{}
 	for _, t := range g.failed {
 		pkgsWithTests[t.pkg] = true
 		if parents[t.pkg+"\x00"+t.name] {
 			continue
 		}
-		o.failures = append(o.failures, Failure{ID: t.pkg + "." + t.name, Name: t.name})
+		name := t.name
+		if count[t.name] > 1 {
+			name = path.Base(t.pkg) + "." + t.name
+		}
+		o.failures = append(o.failures, Failure{ID: t.pkg + "." + t.name, Name: name})
 	}
 	for _, p := range g.pkgFail {
 		if pkgsWithTests[p] {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chanto-dev/chanto/internal/run"
@@ -54,8 +55,8 @@ func TestGoJSON(t *testing.T) {
 	if !reflect.DeepEqual(o.failures, want) || o.tests != 3 {
 		t.Errorf("failures = %+v, tests %d", o.failures, o.tests)
 	}
-	if o.text == "" || !contains([]string{o.excerpt}, "    a_test.go:9: boom\n") {
-		t.Errorf("excerpt = %q", o.excerpt)
+	if !strings.Contains(o.text, "    a_test.go:9: boom\n") || strings.Contains(o.text, "=== RUN") {
+		t.Errorf("text = %q", o.text)
 	}
 	o = collect(t, detect.Go, `{"Action":"output","Package":"m","Output":"?   \tm\t[no test files]\n"}
 {"Action":"skip","Package":"m"}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -39,24 +40,21 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
 		return nil
 	}
-	files, err := e.baseFiles(ctx)
-	if err != nil {
-		return err
-	}
-	var br CheckRun
 	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
-	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
-		func(ctx context.Context) error {
-			var err error
-			br, err = e.execute(ctx, last.check, sel)
-			return err
-		})
+	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + last.Command
+	kind, br, note, err := "putback", CheckRun{}, "", error(nil)
+	if e.useCopy(last) {
+		kind = "copy"
+		br, note, err = e.copyBaseline(ctx, last.check, sel, label)
+	} else {
+		br, err = e.putbackBaseline(ctx, last.check, sel, label)
+	}
 	if err != nil {
 		return err
 	}
-	b := &BaselineRun{Kind: "putback", DurationMS: br.DurationMS, Failures: br.Failures}
-	b.Ran = !br.TimedOut && br.NotFound == ""
-	if !b.Ran {
+	b := &BaselineRun{Kind: kind, DurationMS: br.DurationMS, Failures: br.Failures, Note: note}
+	b.Ran = note == "" && !br.TimedOut && br.NotFound == ""
+	if b.Note == "" && !b.Ran {
 		b.Note = "the baseline run did not finish"
 	}
 	if b.Failures == nil {
@@ -81,8 +79,54 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 	for _, f := range rep.AlreadyFailing {
 		already = append(already, f.ID)
 	}
-	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: "putback", Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS}})
+	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS}})
 	return nil
+}
+
+// useCopy tells whether the baseline runs in a throwaway copy of the base
+// revision rather than by putting files back: for a full-suite run against
+// a git base, so the working tree is never touched. Cargo is the
+// exception: a copy has no target folder and would rebuild every crate.
+func (e *engine) useCopy(last *CheckRun) bool {
+	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && last.check.Runner != detect.Cargo
+}
+
+// copyBaseline runs the selection in a copy of the base revision. A copy
+// that cannot be made leaves the baseline unknown (note says why) rather
+// than failing the gate.
+func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, string, error) {
+	dir, cleanup, err := baseline.CopyTree(ctx, e.r, e.cs.Root, e.cs.Base, baseline.CopyOptions{Share: baseline.DefaultShare(e.cs.Root)})
+	if err != nil {
+		if ctx.Err() != nil {
+			return CheckRun{}, "", ctx.Err()
+		}
+		return CheckRun{}, "the base copy could not be made: " + err.Error(), nil
+	}
+	defer cleanup()
+	rel, err := filepath.Rel(e.cs.Root, c.Dir)
+	if err != nil {
+		return CheckRun{}, "", err
+	}
+	c.Dir = filepath.Join(dir, rel)
+	br, err := e.execute(ctx, c, sel, label)
+	return br, "", err
+}
+
+// putbackBaseline runs the selection with the changed files put back to
+// their base version, crash-safely, then restores them.
+func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
+	files, err := e.baseFiles(ctx)
+	if err != nil {
+		return CheckRun{}, err
+	}
+	var br CheckRun
+	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
+		func(ctx context.Context) error {
+			var err error
+			br, err = e.execute(ctx, c, sel, label)
+			return err
+		})
+	return br, err
 }
 
 // baseFiles reads the base version of every changed file.
