@@ -95,6 +95,20 @@ func TestBashAllowRuleBypasses(t *testing.T) {
 		{"coproc npm run test", Ask},
 		{"npm run test )", Ask},
 		{"npm run 'test", Ask},
+		{"npm run test <<EOF\n$(rm -rf /)\nEOF", Ask},
+		{"npm run test <<'EOF'\n$(rm -rf /)\nEOF", Allow},
+		{"npm run test\uff1brm -rf /", Ask},
+		{"npm run test \\; rm -rf /", Allow},
+		{"\\npm run test", Allow},
+		{"npm run test # ; rm -rf /", Allow},
+		{"{ npm run test; } > out", Ask},
+		{"a=(rm -rf /); \"${a[@]}\"", Ask},
+		{"npm run test 2>&1 | tee log", Ask},
+		{"npm run test && cd .. && npm run test", Ask},
+		{"npm run test $HOME", Allow},
+		{"time npm run test", Allow},
+		{"npm run test{,}", Ask},
+		{"npm run test > >(rm x)", Ask},
 	}
 	for _, c := range cases {
 		d := p.Decide("bash", bashIn(c.cmd))
@@ -223,6 +237,8 @@ func TestPathRulesResolveSymlinks(t *testing.T) {
 		{"Edit", "src/cfg/config.toml", Deny},
 		{"Write", "secrets/key.pem", Deny},
 		{"Write", "src/deep/../../secrets/k", Deny},
+		{"Edit", "src/escape/../x.go", Ask},
+		{"Read", "src/escape/../../.env", Deny},
 	}
 	for _, c := range cases {
 		d := p.Decide(c.tool, pathIn(c.path))
