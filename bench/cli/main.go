@@ -82,7 +82,8 @@ type bench struct {
 // sample is one child process: its wall time and peak RSS.
 type sample struct {
 	wall   time.Duration
-	maxRSS int64 // bytes
+	cpu    time.Duration // user+system, the process and its waited-for children
+	maxRSS int64         // bytes
 }
 
 func (b *bench) measure(ctx context.Context, out io.Writer) error {
@@ -114,8 +115,49 @@ func (b *bench) measure(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	idle, err := b.idleMemory(ctx, proj)
+	if err != nil {
+		return err
+	}
 	b.report(out, version, bare, full, empty)
+	fmt.Fprintf(out, "| memory of `chanto -p` waiting for its prompt on stdin (/proc status) | %s | — |\n", idle)
 	return nil
+}
+
+// idleMemory starts a print-mode run whose prompt comes from stdin, lets it
+// start up, and reads its resident set split into anonymous memory (the
+// heap, stacks: what chanto itself allocated) and file-backed pages (the
+// mapped binary, shared with every other chanto and dropped under memory
+// pressure).
+func (b *bench) idleMemory(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, b.bin, "-p", "--model", "scripted:empty.script", "--permission-mode", "bypass")
+	cmd.Dir = dir
+	cmd.Env = b.env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	time.Sleep(500 * time.Millisecond)
+	status, readErr := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	stdin.Write([]byte("bench\n"))
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		return "", fmt.Errorf("chanto -p from stdin: %v", err)
+	}
+	if readErr != nil {
+		return "", readErr
+	}
+	var parts []string
+	for _, line := range strings.Split(string(status), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && (k == "VmRSS" || k == "RssAnon" || k == "RssFile") {
+			parts = append(parts, k+" "+strings.Join(strings.Fields(v), " "))
+		}
+	}
+	return strings.Join(parts, ", "), nil
 }
 
 // versionRuns times chanto --version after a few untimed warm-up runs (the
@@ -173,13 +215,16 @@ func (b *bench) bareRuns(ctx context.Context, dir string) ([]sample, error) {
 	var s []sample
 	for i := 0; i < b.opts.stepRuns+2; i++ {
 		start := time.Now()
+		var cpu time.Duration
 		for j := 0; j < b.opts.steps; j++ {
-			if _, out, err := b.exec(ctx, dir, "bash", "-c", "echo hi"); err != nil {
+			smp, out, err := b.exec(ctx, dir, "bash", "-c", "echo hi")
+			if err != nil {
 				return nil, fmt.Errorf("bash: %v\n%s", err, out)
 			}
+			cpu += smp.cpu
 		}
 		if i >= 2 {
-			s = append(s, sample{wall: time.Since(start)})
+			s = append(s, sample{wall: time.Since(start), cpu: cpu})
 		}
 	}
 	return s, nil
@@ -216,11 +261,15 @@ func (b *bench) exec(ctx context.Context, dir, name string, args ...string) (sam
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024 // kilobytes on Linux
+	smp := sample{wall: wall}
+	if cmd.ProcessState == nil {
+		return smp, string(out), err
 	}
-	return sample{wall: wall, maxRSS: rss}, string(out), err
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		smp.maxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+		smp.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return smp, string(out), err
 }
 
 func (b *bench) report(out io.Writer, version, bare, full, empty []sample) {
@@ -232,6 +281,7 @@ func (b *bench) report(out io.Writer, version, bare, full, empty []sample) {
 	perStep := (fullMed - bareMed) / time.Duration(n)
 	marginal := (fullMed - emptyMed - bareMed) / time.Duration(n)
 	peak := slices.Max(rssOf(full))
+	cpuStep := (median(cpus(full)) - median(cpus(bare))) / time.Duration(n)
 	fmt.Fprintf(out, "machine: %s/%s, %d CPUs, load %s, %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadAvg(), time.Now().UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(out, "sandbox flag: %q\n\n", b.opts.sandbox)
 	fmt.Fprintln(out, "| figure | value | target |")
@@ -242,6 +292,8 @@ func (b *bench) report(out io.Writer, version, bare, full, empty []sample) {
 	fmt.Fprintf(out, "| %d bare `bash -c 'echo hi'`, median wall | %s | — |\n", n, ms(bareMed))
 	fmt.Fprintf(out, "| overhead per step: (run − bare) / %d, start-up included | %s | ≤ 5 ms |\n", n, ms(perStep))
 	fmt.Fprintf(out, "| overhead per step: (run − no-tool run − bare) / %d | %s | — |\n", n, ms(marginal))
+	fmt.Fprintf(out, "| CPU per step: (run CPU − bare CPU) / %d, start-up included | %s | — |\n", n, ms(cpuStep))
+	fmt.Fprintf(out, "| CPU of `chanto --version` (median) | %s | — |\n", ms(median(cpus(version))))
 	fmt.Fprintf(out, "| peak RSS of `chanto --version` (median) | %.1f MB | — |\n", mb(medianInt(rssOf(version))))
 	fmt.Fprintf(out, "| peak RSS of the %d-call run (max of %d; median %.1f MB) | %.1f MB | ≤ 40 MB |\n", n, len(full), mb(medianInt(rssOf(full))), mb(peak))
 }
@@ -250,6 +302,14 @@ func walls(s []sample) []time.Duration {
 	var d []time.Duration
 	for _, x := range s {
 		d = append(d, x.wall)
+	}
+	return d
+}
+
+func cpus(s []sample) []time.Duration {
+	var d []time.Duration
+	for _, x := range s {
+		d = append(d, x.cpu)
 	}
 	return d
 }
