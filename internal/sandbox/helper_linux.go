@@ -125,12 +125,13 @@ func restrictFiles(rw []string) error {
 	if len(rw) > 0 {
 		rules = append(rules, landlock.RWDirs(rw...).IgnoreIfMissing().WithRefer())
 	}
-	if err := landlock.V5.BestEffort().RestrictPaths(rules...); err != nil {
-		return err
-	}
-	// Abstract Unix sockets and signals outside the sandbox are out of
-	// reach too (Landlock ABI 6; nothing on older kernels).
-	return landlock.V6.BestEffort().RestrictScoped()
+	// One ruleset for files and scoping (abstract Unix sockets and signals
+	// outside the sandbox, ABI 6): a second, scope-only layer makes the
+	// kernel refuse renames across folders with EXDEV. TCP is left to the
+	// network namespace.
+	cfg := landlock.V6
+	cfg.HandledAccessNet = 0
+	return cfg.BestEffort().Restrict(rules...)
 }
 
 // runChild runs the command as a child so the bridge can keep serving,
