@@ -19,7 +19,7 @@ func TestToolchainsRunSandboxed(t *testing.T) {
 	requireSandbox(t)
 	cases := []struct {
 		name, tool, line string
-		files           map[string]string
+		files            map[string]string
 	}{
 		{"go", "go", "go test ./...", map[string]string{
 			"go.mod":    "module example.com/p\n\ngo 1.22\n",
