@@ -283,7 +283,7 @@ func (j *junit) stdout() *lineWriter { return j.lp.stdout() }
 
 func (j *junit) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
-	o.text = dropContaining(string(res.Output), filepath.Dir(j.file))
+	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	data, err := os.ReadFile(j.file)
 	if err != nil {
 		return o
@@ -348,7 +348,7 @@ func (j *jestJSON) stdout() *lineWriter { return j.lp.stdout() }
 
 func (j *jestJSON) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
-	o.text = dropContaining(string(res.Output), filepath.Dir(j.file))
+	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	if bytes.Contains(res.Output, []byte("No tests found")) || bytes.Contains(res.Output, []byte("No test files found")) {
 		o.tests = 0
 	}
@@ -388,7 +388,10 @@ func (j *jestJSON) finish(res run.Result) outcome {
 			}
 		}
 	}
-	o.excerpt = ex.String()
+	if len(o.text) > excerptTail {
+		// The tail alone may have lost the failure messages.
+		o.excerpt = ex.String()
+	}
 	return o
 }
 
