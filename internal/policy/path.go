@@ -94,7 +94,7 @@ func (p *Policy) PathDenied(tool, abs string) bool {
 // candidates are the places a path may designate: cleaned lexically then
 // resolved, and resolved as the kernel would walk it (symlink before "..").
 func (p *Policy) candidates(raw string) []string {
-	raw = expandHome(raw, p.home)
+	// "~" is not expanded: the file tools take it literally, as a name.
 	joined := raw
 	if !filepath.IsAbs(raw) {
 		joined = p.rootLex + string(filepath.Separator) + raw
