@@ -140,16 +140,41 @@ func ProjectsContext(ctx context.Context, repoRoot string, changed []string, run
 		runner = &run.Runner{}
 	}
 	var out []Project
+	seen := map[string]bool{}
 	for _, root := range Roots(repoRoot, changed) {
-		p, err := detectRoot(ctx, repoRoot, root, runner)
-		if err != nil {
-			return nil, err
-		}
-		if len(p.Checks) > 0 {
-			out = append(out, p)
+		// A manifest without checks (a workspace package with no test
+		// script) defers to the next project above it.
+		for root != "" && !seen[root] {
+			seen[root] = true
+			p, err := detectRoot(ctx, repoRoot, root, runner)
+			if err != nil {
+				return nil, err
+			}
+			if len(p.Checks) > 0 {
+				out = append(out, p)
+				break
+			}
+			root = parentProject(repoRoot, root)
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
 	return out, nil
+}
+
+// parentProject is the nearest manifest folder strictly above root, up to
+// repoRoot; "" when there is none.
+func parentProject(repoRoot, root string) string {
+	for cur := root; cur != repoRoot; {
+		parent := filepath.Dir(cur)
+		if parent == cur || len(parent) < len(repoRoot) {
+			return ""
+		}
+		cur = parent
+		if cur == repoRoot || isManifestDir(cur) {
+			return cur
+		}
+	}
+	return ""
 }
 
 // detectRoot finds the checks of one project root, in run order.

@@ -45,6 +45,8 @@ func TestProjects(t *testing.T) {
 	write(t, root, "Cargo.toml", "[workspace]\nmembers=['crates/a']\n")
 	write(t, root, "node/package.json", `{"scripts":{"test":"node --test"}}`)
 	write(t, root, "node/t.test.js", "")
+	write(t, root, "node/pkgs/a/package.json", `{"name":"a","scripts":{"build":"tsc"}}`)
+	write(t, root, "node/pkgs/a/index.js", "")
 
 	cases := []struct {
 		changed []string
@@ -56,6 +58,7 @@ func TestProjects(t *testing.T) {
 		{[]string{"placeholder/x.js"}, "placeholder: make test [make]"},
 		{[]string{"crates/a/src/lib.rs"}, "ROOT: go vet ./... [go-vet]|ROOT: go test ./... [go]|ROOT: cargo test [cargo]"},
 		{[]string{"node/t.test.js"}, "node: npm test [node-test]"},
+		{[]string{"node/pkgs/a/index.js"}, "node: npm test [node-test]"},
 	}
 	for _, c := range cases {
 		ps, err := Projects(root, c.changed, nil)
