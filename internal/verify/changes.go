@@ -222,6 +222,9 @@ func splitZ(b []byte) []string {
 // dropUnder removes the paths inside dir (chanto's own state folder, when
 // it lives in the repository: a home folder under git).
 func (cs *ChangeSet) dropUnder(dir string) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	rel, err := filepath.Rel(cs.Root, dir)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return

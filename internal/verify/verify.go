@@ -202,6 +202,10 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		e.opts.Root = wd
 	}
+	// git reports the physical top level; compare like with like.
+	if real, err := filepath.EvalSymlinks(e.opts.Root); err == nil {
+		e.opts.Root = real
+	}
 	if err := e.changeSet(ctx); err != nil {
 		return nil, err
 	}
