@@ -220,7 +220,7 @@ func firstLine(s string) string {
 func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, error) {
 	a := []string{s.bwrap,
 		"--die-with-parent", "--new-session",
-		"--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--unshare-user", "--unshare-pid", "--unshare-ipc",
 		"--cap-drop", "ALL",
 	}
 	if s.network != NetAllow {
