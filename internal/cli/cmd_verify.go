@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chanto-dev/chanto/internal/config"
-	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 )
@@ -79,6 +78,11 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	for _, w := range warnings {
 		fmt.Fprintf(std.err, "chanto: %s\n", w)
 	}
+	// Checks run the way the model's commands do (sandbox, scrubbed env).
+	runner, err := newRunner(cfg, wd)
+	if err != nil {
+		return err
+	}
 	vo := verify.Options{
 		Root:           wd,
 		Base:           opts.base,
@@ -86,7 +90,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		Full:           opts.full,
 		FullReason:     "--full",
 		Timeout:        opts.timeout,
-		Runner:         &run.Runner{PassEnv: cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(cfg)},
+		Runner:         runner,
 		ProtectTests:   cfg.Guardrails.ProtectTests,
 		AllowTestEdits: append(append([]string{}, cfg.Guardrails.AllowTestEdits...), opts.allowTestEdits...),
 		Watcher:        watcherArgv(),
