@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 )
@@ -64,13 +63,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	if err != nil {
 		return err
 	}
-	restored, err := baseline.Recover(config.HistoryDir())
-	for _, r := range restored {
-		fmt.Fprintf(std.err, "chanto: %s\n", r.Message())
-	}
-	if err != nil {
-		fmt.Fprintf(std.err, "chanto: %v\n", err)
-	}
+	recoverPutbacks(std)
 	cfg, warnings, err := loadConfig(wd)
 	if err != nil {
 		return withCode(ExitUsage, err)

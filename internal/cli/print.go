@@ -59,6 +59,7 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	recoverPutbacks(std)
 	cfg, warnings, err := loadConfig(cwd)
 	if err != nil {
 		return nil, usageError("%v", err)
