@@ -28,7 +28,6 @@ func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.Sto
 		AllowTestEdits: g.AllowTestEdits,
 		Runner:         runner,
 		Root:           repoTop(runner, root),
-		Watcher:        watcherArgv(),
 	})
 }
 
