@@ -257,6 +257,7 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, e
 	for _, p := range s.protected() {
 		a = append(a, "--ro-bind", p, p)
 	}
+	a = append(a, hideArgs(credentialStores(cmd.Env), append([]string{s.root}, rw...))...)
 	env := append([]string(nil), cmd.Env...)
 	env = setEnv(env, "TMPDIR", "/tmp")
 	helperArgs := []string{helperPath, HelperArg, "--net", s.network, "--nproc", strconv.Itoa(s.maxProcs)}
@@ -357,6 +358,65 @@ func (s *Sandbox) protected() []string {
 // root contains the home folder.
 var homeDotfiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv",
 	".zprofile", ".ssh", ".gitconfig", ".config", ".local/bin", ".chanto", ".npmrc", ".pypirc", ".netrc"}
+
+// credentialFiles hold keys and tokens under a home folder; commands see
+// them empty.
+var credentialFiles = []string{".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker/config.json",
+	".config/gcloud", ".config/gh", ".config/hub", ".netrc", ".git-credentials", ".pypirc",
+	".npmrc", ".yarnrc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+	".terraform.d/credentials.tfrc.json", ".vault-token", ".password-store"}
+
+// credentialStores lists the existing credential files and folders of
+// chanto's home and of the command's $HOME, and chanto's own folder
+// (history, trust store, config).
+func credentialStores(env []string) []string {
+	homes := map[string]bool{}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		homes[h] = true
+	}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok && filepath.IsAbs(v) {
+			homes[filepath.Clean(v)] = true
+		}
+	}
+	var out []string
+	for h := range homes {
+		for _, f := range credentialFiles {
+			out = append(out, filepath.Join(h, f))
+		}
+	}
+	out = append(out, config.Home())
+	return out
+}
+
+// hideArgs covers each existing path with an empty folder or /dev/null,
+// except paths holding a root the command must see.
+func hideArgs(paths, keep []string) []string {
+	var a []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || seen[p] || p == "/" || holdsAny(p, keep) {
+			continue
+		}
+		seen[p] = true
+		if fi.IsDir() {
+			a = append(a, "--tmpfs", p, "--remount-ro", p)
+		} else {
+			a = append(a, "--ro-bind", "/dev/null", p)
+		}
+	}
+	return a
+}
+
+func holdsAny(dir string, paths []string) bool {
+	for _, p := range paths {
+		if p == dir || strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
 
 // toolCaches are the caches build tools write to.
 func toolCaches() []string {

@@ -557,3 +557,34 @@ func TestHooksRunSandboxed(t *testing.T) {
 	}
 	w.assertUnchanged(t, before, "hook")
 }
+
+// TestCredentialStoresHidden: keys and tokens in the home folder and
+// chanto's own folder read as empty inside the sandbox.
+func TestCredentialStoresHidden(t *testing.T) {
+	requireSandbox(t)
+	w := newWorld(t)
+	chantoHome := filepath.Join(w.base, "chanto-home")
+	t.Setenv("CHANTO_HOME", chantoHome)
+	marker := fmt.Sprintf("secret-material-%d", os.Getpid())
+	files := []string{filepath.Join(w.home, ".ssh", "id_ed25519"), filepath.Join(w.home, ".aws", "credentials"),
+		filepath.Join(w.home, ".netrc"), filepath.Join(w.home, ".config", "gh", "hosts.yml"),
+		filepath.Join(chantoHome, "history", "s1.jsonl")}
+	for _, f := range files {
+		must(t, os.MkdirAll(filepath.Dir(f), 0o700))
+		must(t, os.WriteFile(f, []byte(marker), 0o600))
+	}
+	r := w.runner(t, config.Sandbox{})
+	line := "cat " + strings.Join(files, " ") + "; grep -r " + marker + " " + w.home + " " + chantoHome + "; echo done"
+	for _, pp := range purposes {
+		res := runLine(t, r, pp.p, w.proj, line, 10*time.Second)
+		out := string(res.Output)
+		if strings.Contains(out, marker) || !strings.Contains(out, "done") {
+			t.Errorf("%s: credential material readable:\n%s", pp.name, out)
+		}
+	}
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); string(b) != marker {
+			t.Errorf("%s changed on the host", f)
+		}
+	}
+}
