@@ -332,6 +332,11 @@ func (s *Sandbox) protected() []string {
 			_ = os.WriteFile(cfg, nil, 0o644)
 		}
 		out = append(out, hooks, cfg)
+		// Submodules keep their own hooks and config under .git/modules.
+		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/modules/*/hooks", "modules/*/modules/*/config"} {
+			m, _ := filepath.Glob(filepath.Join(git, pat))
+			out = append(out, m...)
+		}
 	}
 	// A project that holds the home folder must not expose the shell's
 	// start-up files and keys.
