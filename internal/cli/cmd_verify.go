@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chanto-dev/chanto/internal/verify"
-	"github.com/chanto-dev/chanto/internal/verify/baseline"
 )
 
 // verifyOptions are the flags of chanto verify.
@@ -86,7 +83,6 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		Runner:         runner,
 		ProtectTests:   cfg.Guardrails.ProtectTests,
 		AllowTestEdits: append(append([]string{}, cfg.Guardrails.AllowTestEdits...), opts.allowTestEdits...),
-		Watcher:        watcherArgv(),
 	}
 	if len(vo.Checks) == 0 {
 		vo.Checks = cfg.Guardrails.Checks
@@ -140,23 +136,6 @@ func printReport(w io.Writer, rep *verify.Report) {
 		}
 	}
 	fmt.Fprintln(w, rep.Evidence)
-}
-
-// watcherArgv is how the putback watcher is started: this executable
-// under its own name (a test binary run as "chanto" must stay "chanto").
-func watcherArgv() []string {
-	self, err := os.Executable()
-	if err != nil {
-		return nil
-	}
-	if name := filepath.Base(os.Args[0]); name != filepath.Base(self) {
-		if p, err := exec.LookPath(os.Args[0]); err == nil {
-			if abs, err := filepath.Abs(p); err == nil {
-				return []string{abs, baseline.WatchCommand}
-			}
-		}
-	}
-	return []string{self, baseline.WatchCommand}
 }
 
 // progressLine rewrites one line of stderr in place.
