@@ -189,6 +189,9 @@ var (
 // Probe reports whether the sandbox can be set up on this machine; nil
 // means it works.
 func Probe() error {
+	if platformErr != nil {
+		return platformErr
+	}
 	probeOnce.Do(func() { probeErr = probe(BwrapPath) })
 	return probeErr
 }
