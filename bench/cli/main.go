@@ -99,7 +99,7 @@ func (b *bench) measure(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	proj, err := b.project(ctx)
+	proj, err := b.project(ctx, "proj", true)
 	if err != nil {
 		return err
 	}
@@ -115,11 +115,22 @@ func (b *bench) measure(ctx context.Context, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Outside git the per-call change-set update walks the folder instead of
+	// starting git: the difference is what git costs per step.
+	plain, err := b.project(ctx, "plain", false)
+	if err != nil {
+		return err
+	}
+	noGit, err := b.printRuns(ctx, plain, "steps.script")
+	if err != nil {
+		return err
+	}
 	idle, err := b.idleMemory(ctx, proj)
 	if err != nil {
 		return err
 	}
 	b.report(out, version, bare, full, empty)
+	fmt.Fprintf(out, "| print mode, %d echo calls, in a folder that is not a git repository, median wall | %s | — |\n", b.opts.steps, ms(median(walls(noGit))))
 	fmt.Fprintf(out, "| memory of `chanto -p` waiting for its prompt on stdin (/proc status) | %s | — |\n", idle)
 	return nil
 }
@@ -177,11 +188,11 @@ func (b *bench) versionRuns(ctx context.Context) ([]sample, error) {
 	return s, nil
 }
 
-// project makes a small git repository with the two model scripts: one
-// with opts.steps echo calls, one that only answers (the fixed cost of a
-// print-mode run with no tool call).
-func (b *bench) project(ctx context.Context) (string, error) {
-	dir := filepath.Join(b.work, "proj")
+// project makes a small folder, a git repository when git is set, with the
+// two model scripts: one with opts.steps echo calls, one that only answers
+// (the fixed cost of a print-mode run with no tool call).
+func (b *bench) project(ctx context.Context, name string, git bool) (string, error) {
+	dir := filepath.Join(b.work, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -199,6 +210,9 @@ func (b *bench) project(ctx context.Context) (string, error) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			return "", err
 		}
+	}
+	if !git {
+		return dir, nil
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
 		{"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "init"}} {
