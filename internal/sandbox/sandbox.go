@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,8 +40,9 @@ const (
 
 // DefaultMaxProcs bounds the processes and threads of one sandboxed
 // command (RLIMIT_NPROC inside its own user namespace), so a fork bomb
-// stays inside its box until the timeout kills it.
-const DefaultMaxProcs = 2048
+// stays inside its box until the timeout kills it. Parallel builds start
+// many threaded processes per core, so the bound grows with the cores.
+var DefaultMaxProcs = max(1024, 64*runtime.NumCPU())
 
 // HelperArg, as the first argument, turns any binary that links this
 // package into the in-sandbox helper (handled in init, before main).

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func TestHelperLayersActive(t *testing.T) {
 	r := newRunner(t, root, config.Sandbox{})
 	res := sh(t, r, root, "grep -E 'Seccomp|NoNewPrivs|CapEff' /proc/self/status; ulimit -u; echo $TMPDIR")
 	out := string(res.Output)
-	for _, want := range []string{"Seccomp:\t2", "NoNewPrivs:\t1", "CapEff:\t0000000000000000", "2048", "/tmp"} {
+	for _, want := range []string{"Seccomp:\t2", "NoNewPrivs:\t1", "CapEff:\t0000000000000000", strconv.Itoa(DefaultMaxProcs), "/tmp"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
