@@ -108,8 +108,28 @@ func (r rule) matchArgv(args []string, dynamic []bool) bool {
 	if len(args) < len(r.words) || (!r.prefix && len(args) != len(r.words)) {
 		return false
 	}
+	last := len(r.words) - 1
 	for i, w := range r.words {
-		if dynamic[i] || args[i] != w {
+		if dynamic[i] {
+			return false
+		}
+		if args[i] == w {
+			continue
+		}
+		// Like Claude Code, a prefix rule's last word is a string prefix
+		// ("npm run test:*" takes "npm run test:unit"), but only for tails
+		// that look like part of a name, never a quoted "test; rm -rf /".
+		if !(r.prefix && i == last && strings.HasPrefix(args[i], w) && nameTail(args[i][len(w):])) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameTail reports whether s could continue a script or target name.
+func nameTail(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune(":._-/@+", c)) {
 			return false
 		}
 	}
