@@ -428,6 +428,49 @@ func holdsAny(dir string, paths []string) bool {
 	return false
 }
 
+var (
+	goDirsOnce          sync.Once
+	goCache, goModCache string
+)
+
+// goCacheDirs asks the go command where its caches are (go env -w may have
+// moved them), once, outside any project and with GOTOOLCHAIN=local so no
+// toolchain a project asks for is fetched or run; without go it falls back
+// to the documented defaults.
+func goCacheDirs() (string, string) {
+	goDirsOnce.Do(func() {
+		if gobin, err := exec.LookPath("go"); err == nil {
+			c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE")
+			c.Dir = "/"
+			c.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+			if out, err := c.Output(); err == nil {
+				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+				if len(lines) == 2 && filepath.IsAbs(lines[0]) && filepath.IsAbs(lines[1]) {
+					goCache, goModCache = lines[0], lines[1]
+					return
+				}
+			}
+		}
+		goCache = os.Getenv("GOCACHE")
+		if goCache == "" {
+			if c, err := os.UserCacheDir(); err == nil {
+				goCache = filepath.Join(c, "go-build")
+			}
+		}
+		goModCache = os.Getenv("GOMODCACHE")
+		if goModCache == "" {
+			gopath := os.Getenv("GOPATH")
+			if home, err := os.UserHomeDir(); gopath == "" && err == nil {
+				gopath = filepath.Join(home, "go")
+			}
+			if gopath != "" {
+				goModCache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
+			}
+		}
+	})
+	return goCache, goModCache
+}
+
 // toolCaches are the caches build tools write to.
 func toolCaches() []string {
 	home, _ := os.UserHomeDir()
@@ -441,23 +484,8 @@ func toolCaches() []string {
 		}
 		out = append(out, p)
 	}
-	gocache := os.Getenv("GOCACHE")
-	if gocache == "" {
-		if c, err := os.UserCacheDir(); err == nil {
-			gocache = filepath.Join(c, "go-build")
-		}
-	}
+	gocache, modcache := goCacheDirs()
 	add(gocache, true)
-	modcache := os.Getenv("GOMODCACHE")
-	if modcache == "" {
-		gopath := os.Getenv("GOPATH")
-		if gopath == "" && home != "" {
-			gopath = filepath.Join(home, "go")
-		}
-		if gopath != "" {
-			modcache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
-		}
-	}
 	add(modcache, true)
 	if home != "" {
 		add(filepath.Join(home, ".npm"), false)
