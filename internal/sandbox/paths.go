@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/chanto-dev/chanto/internal/config"
+)
+
+// homeDotfiles run code or hold keys; they stay read-only when a writable
+// root contains the home folder.
+var homeDotfiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv",
+	".zprofile", ".ssh", ".gitconfig", ".config", ".local/bin", ".chanto", ".npmrc", ".pypirc", ".netrc"}
+
+// credentialFiles hold keys and tokens under a home folder; commands see
+// them empty.
+var credentialFiles = []string{".ssh", ".aws", ".azure", ".gnupg", ".kube", ".docker/config.json",
+	".config/gcloud", ".config/gh", ".config/hub", ".netrc", ".git-credentials", ".pypirc",
+	".npmrc", ".yarnrc", ".cargo/credentials", ".cargo/credentials.toml", ".gem/credentials",
+	".terraform.d/credentials.tfrc.json", ".vault-token", ".password-store"}
+
+// credentialStores lists the existing credential files and folders of
+// chanto's home and of the command's $HOME, and chanto's own folder
+// (history, trust store, config).
+func credentialStores(env []string) []string {
+	homes := map[string]bool{}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		homes[h] = true
+	}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok && filepath.IsAbs(v) {
+			homes[filepath.Clean(v)] = true
+		}
+	}
+	var out []string
+	for h := range homes {
+		for _, f := range credentialFiles {
+			out = append(out, filepath.Join(h, f))
+		}
+	}
+	out = append(out, config.Home())
+	return out
+}
+
+// hideArgs covers each existing path with an empty folder or /dev/null,
+// except paths holding a root the command must see.
+func hideArgs(paths, keep []string) []string {
+	var a []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || seen[p] || p == "/" || holdsAny(p, keep) {
+			continue
+		}
+		seen[p] = true
+		if fi.IsDir() {
+			a = append(a, "--tmpfs", p, "--remount-ro", p)
+		} else {
+			a = append(a, "--ro-bind", "/dev/null", p)
+		}
+	}
+	return a
+}
+
+func holdsAny(dir string, paths []string) bool {
+	for _, p := range paths {
+		if p == dir || strings.HasPrefix(p, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	goDirsOnce          sync.Once
+	goCache, goModCache string
+)
+
+// goCacheDirs asks the go command where its caches are (go env -w may have
+// moved them), once, outside any project and with GOTOOLCHAIN=local so no
+// toolchain a project asks for is fetched or run; without go it falls back
+// to the documented defaults.
+func goCacheDirs() (string, string) {
+	goDirsOnce.Do(func() {
+		if gobin, err := exec.LookPath("go"); err == nil {
+			c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE")
+			c.Dir = "/"
+			c.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+			if out, err := c.Output(); err == nil {
+				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+				if len(lines) == 2 && filepath.IsAbs(lines[0]) && filepath.IsAbs(lines[1]) {
+					goCache, goModCache = lines[0], lines[1]
+					return
+				}
+			}
+		}
+		goCache = os.Getenv("GOCACHE")
+		if goCache == "" {
+			if c, err := os.UserCacheDir(); err == nil {
+				goCache = filepath.Join(c, "go-build")
+			}
+		}
+		goModCache = os.Getenv("GOMODCACHE")
+		if goModCache == "" {
+			gopath := os.Getenv("GOPATH")
+			if home, err := os.UserHomeDir(); gopath == "" && err == nil {
+				gopath = filepath.Join(home, "go")
+			}
+			if gopath != "" {
+				goModCache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
+			}
+		}
+	})
+	return goCache, goModCache
+}
+
+// toolCaches are the caches build tools write to.
+func toolCaches() []string {
+	home, _ := os.UserHomeDir()
+	var out []string
+	add := func(p string, create bool) {
+		if p == "" {
+			return
+		}
+		if create {
+			_ = os.MkdirAll(p, 0o755)
+		}
+		out = append(out, p)
+	}
+	gocache, modcache := goCacheDirs()
+	add(gocache, true)
+	add(modcache, true)
+	if home != "" {
+		add(filepath.Join(home, ".npm"), false)
+		add(filepath.Join(home, ".cache", "pip"), false)
+		add(filepath.Join(home, ".cargo", "registry"), false)
+		add(filepath.Join(home, ".cargo", "git"), false)
+	}
+	add(os.Getenv("CARGO_TARGET_DIR"), false)
+	return out
+}
+
