@@ -142,4 +142,3 @@ func toolCaches() []string {
 	add(os.Getenv("CARGO_TARGET_DIR"), false)
 	return out
 }
-
