@@ -107,10 +107,11 @@ try:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM); print("inet allowed")
 except OSError as e: print("inet refused", e.errno)
 socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); print("unix allowed")';` +
+		`python3 -c 'import ctypes; l=ctypes.CDLL(None,use_errno=True); print("uring", l.syscall(425, 1, None), ctypes.get_errno())';` +
 		`unshare -U true && echo userns-made; ulimit -u`
 	out, _ := exec.Command(exe, HelperArg, "--net", "deny", "--nproc", "77", "--rw", rw, "--", "/bin/bash", "bash", "-c", line).CombinedOutput()
 	s := string(out)
-	for _, want := range []string{"ptrace -1", "inet refused", "unix allowed", "77"} {
+	for _, want := range []string{"ptrace -1", "inet refused", "unix allowed", "77", "uring -1 1"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in:\n%s", want, s)
 		}
