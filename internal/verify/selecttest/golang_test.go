@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
 // goModule builds a module with every kind of dependency selection must
@@ -178,4 +181,27 @@ func TestGoGraphCache(t *testing.T) {
 		t.Fatalf("after an import edit: %q, want go list", s)
 	}
 	wantNarrow(t, sel, "go test ./a ./b ./c ./d ./e2e")
+}
+
+// The narrowed command is one go test accepts and it runs the selected
+// packages' tests.
+func TestGoNarrowedCommandRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	setHome(t)
+	dir := goModule(t)
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"c/c.go"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: sel.Args, Dir: dir, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Output)
+	if res.ExitCode != 0 || !strings.Contains(out, "ok  \texample.com/m/c") || !strings.Contains(out, "ok  \texample.com/m/x") ||
+		strings.Contains(out, "example.com/m/a\t") {
+		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, out)
+	}
+	if why, fb := FallbackReason(detect.Go, res.ExitCode, res.Output); fb {
+		t.Fatalf("a run that ran tests taken for one that could not: %s", why)
+	}
 }
