@@ -45,8 +45,8 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var list string
 	fs.IntVar(&opts.mutations, "mutations", 8, "mutations per project")
 	fs.Int64Var(&opts.seed, "seed", 1, "random seed for choosing mutations")
-	fs.StringVar(&list, "projects", "go:sh,go:go-internal,go:synthetic-300,python,node",
-		"comma-separated projects: go:sh go:go-internal go:synthetic-300 python node")
+	fs.StringVar(&list, "projects", "go:sh,go:synthetic-300,python,node",
+		"comma-separated projects: go:sh, go:go-internal, go:MODULE@VERSION, go:synthetic-300, python, node")
 	fs.BoolVar(&opts.keep, "keep", false, "keep the work folder")
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
 	if err := fs.Parse(args); err != nil {
@@ -148,6 +148,8 @@ type bench struct {
 	rng    *rand.Rand
 	env    []string
 	runner *run.Runner
+	// runTimeout bounds one test run of the current project.
+	runTimeout time.Duration
 }
 
 func (b *bench) logf(format string, args ...any) {
@@ -170,7 +172,11 @@ func (b *bench) project(ctx context.Context, name string) (row, error) {
 	case "node":
 		p, err = b.nodeProject(ctx, 10)
 	default:
-		return row{}, fmt.Errorf("unknown project (want go:sh, go:go-internal, go:synthetic-300, python, node)")
+		mod, version, ok := strings.Cut(strings.TrimPrefix(name, "go:"), "@")
+		if !strings.HasPrefix(name, "go:") || !ok {
+			return row{}, fmt.Errorf("unknown project (want go:sh, go:go-internal, go:MODULE@VERSION, go:synthetic-300, python, node)")
+		}
+		p, err = b.goModule(ctx, mod, version, filepath.Base(mod))
 	}
 	if err != nil {
 		return row{}, err
@@ -187,7 +193,11 @@ type cmdResult struct {
 }
 
 func (b *bench) runTests(ctx context.Context, dir string, args []string) (cmdResult, error) {
-	res, err := b.runner.Run(ctx, run.Spec{Args: args, Dir: dir, Purpose: run.Check, Timeout: b.opts.timeout})
+	timeout := b.opts.timeout
+	if b.runTimeout > 0 {
+		timeout = b.runTimeout
+	}
+	res, err := b.runner.Run(ctx, run.Spec{Args: args, Dir: dir, Purpose: run.Check, Timeout: timeout})
 	if err != nil {
 		return cmdResult{}, err
 	}
@@ -198,6 +208,7 @@ func (b *bench) runTests(ctx context.Context, dir string, args []string) (cmdRes
 // measure times the graph, checks the suite passes, then tries mutations.
 func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 	r := row{name: p.name, packages: p.packages, testFiles: p.testFiles}
+	b.runTimeout = 0
 	cold, cached, err := b.graphTimes(ctx, p)
 	if err != nil {
 		return r, err
@@ -226,6 +237,9 @@ func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 		return r, fmt.Errorf("the full suite fails before any mutation: %s", selecttest.QuoteArgs(p.check.Args))
 	}
 	r.fullSecs = base.secs
+	// A mutation that makes a loop endless must not cost the whole
+	// -timeout: both runs count it as caught when they time out.
+	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*base.secs)*time.Second))
 	sites := p.sites(b.rng)
 	for _, m := range sites {
 		if r.tried >= b.opts.mutations {
