@@ -148,6 +148,10 @@ type progressLine struct {
 func (p *progressLine) show(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	// One line only: a wrapped line could not be rewritten in place.
+	if r := []rune(msg); len(r) > 78 {
+		msg = string(r[:58]) + "…" + string(r[len(r)-19:])
+	}
 	fmt.Fprintf(p.w, "\r\033[K%s", msg)
 	p.shown = true
 }
