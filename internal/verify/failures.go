@@ -320,7 +320,9 @@ type jestJSON struct {
 	file   string
 	dir    string
 	vitest bool
-	lp     lineParser
+	// text is set when no report was asked for; names come from the text.
+	text bool
+	lp   lineParser
 }
 
 type jestReport struct {
@@ -338,20 +340,77 @@ type jestReport struct {
 }
 
 func (j *jestJSON) args(user []string) []string {
+	if len(user) > 0 && filepath.Base(user[0]) == "npm" && !plainTestScript(j.dir) {
+		// Arguments after "--" would reach the script's last command,
+		// which may not be the test runner: add nothing, read the text.
+		j.text = true
+		return user
+	}
 	if j.vitest {
 		return withExtraArgs(user, "--reporter=default", "--reporter=json", "--outputFile.json="+j.file)
 	}
 	return withExtraArgs(user, "--json", "--outputFile="+j.file)
 }
 
-func (j *jestJSON) stdout() *lineWriter { return j.lp.stdout() }
+func (j *jestJSON) stdout() *lineWriter {
+	j.lp.parse = parseJestText
+	return j.lp.stdout()
+}
+
+// plainTestScript reports whether package.json's test script in dir is a
+// single jest or vitest command, so extra arguments reach the runner.
+func plainTestScript(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return false
+	}
+	script := pkg.Scripts["test"]
+	if strings.ContainsAny(script, "&|;`$<>(){}\n") {
+		return false
+	}
+	words := strings.Fields(script)
+	for len(words) > 0 && (strings.Contains(words[0], "=") || words[0] == "npx" || words[0] == "cross-env") {
+		words = words[1:]
+	}
+	return len(words) > 0 && (path.Base(words[0]) == "jest" || path.Base(words[0]) == "vitest")
+}
+
+var (
+	// jestFailText is jest's "● suite › test" heading of a failure.
+	jestFailText = regexp.MustCompile(`^\s*● (.+)$`)
+	// vitestFailText is vitest's "FAIL  file > suite > test" line.
+	vitestFailText = regexp.MustCompile(`^\s*(?:FAIL|×)\s+\S+ > (.+?)(?: \d+m?s)?$`)
+)
+
+// parseJestText names failures from jest's or vitest's text output, for
+// test scripts that could not be given report flags.
+func parseJestText(line string, o *outcome) {
+	name := ""
+	if m := jestFailText.FindStringSubmatch(line); m != nil && m[1] != "Test suite failed to run" {
+		name = strings.ReplaceAll(m[1], " › ", " ")
+	} else if m := vitestFailText.FindStringSubmatch(line); m != nil {
+		name = strings.ReplaceAll(m[1], " > ", " ")
+	}
+	if name != "" {
+		o.failures = appendUnique(o.failures, Failure{ID: name, Name: name})
+	}
+}
 
 func (j *jestJSON) finish(res run.Result) outcome {
 	o := j.lp.finish(res)
-	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	if bytes.Contains(res.Output, []byte("No tests found")) || bytes.Contains(res.Output, []byte("No test files found")) {
 		o.tests = 0
 	}
+	if j.text {
+		return o
+	}
+	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	data, err := os.ReadFile(j.file)
 	if err != nil {
 		return o
@@ -360,7 +419,7 @@ func (j *jestJSON) finish(res run.Result) outcome {
 	if json.Unmarshal(data, &rep) != nil {
 		return o
 	}
-	o.tests = rep.NumTotalTests
+	o.tests, o.failures = rep.NumTotalTests, nil
 	var ex strings.Builder
 	for _, tr := range rep.TestResults {
 		file := tr.Name

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,5 +142,36 @@ func TestWithExtraArgs(t *testing.T) {
 	g := &goJSON{}
 	if got := g.args([]string{"go", "test", "./a", "./b"}); !reflect.DeepEqual(got, []string{"go", "test", "-json", "./a", "./b"}) {
 		t.Errorf("go: %q", got)
+	}
+}
+
+func TestJestTextFallback(t *testing.T) {
+	dir := t.TempDir()
+	for script, plain := range map[string]bool{
+		"jest":                         true,
+		"jest --ci --coverage":         true,
+		"NODE_ENV=test npx vitest run": true,
+		"jest && eslint .":             false,
+		"tsc; vitest run":              false,
+		"react-scripts test":           false,
+	} {
+		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts":{"test":`+strconv.Quote(script)+`}}`), 0o644)
+		if got := plainTestScript(dir); got != plain {
+			t.Errorf("%q: plain = %v", script, got)
+		}
+		j := &jestJSON{dir: dir, file: filepath.Join(dir, "r.json")}
+		args := j.args([]string{"npm", "test"})
+		if plain != (len(args) > 2) || plain == j.text {
+			t.Errorf("%q: args %q, text %v", script, args, j.text)
+		}
+	}
+	out := "FAIL src/a.test.js\n  ● math › adds\n\n    expect(received)\n  ● Test suite failed to run\n FAIL  src/b.test.js > math > subs 3ms\n"
+	o := collect(t, detect.Jest, out, run.Result{ExitCode: 1}, "")
+	var got []string
+	for _, f := range o.failures {
+		got = append(got, f.Name)
+	}
+	if want := []string{"math adds", "math subs"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("text names = %q, want %q", got, want)
 	}
 }
