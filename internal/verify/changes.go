@@ -98,6 +98,9 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 		// No commits yet: everything in the index and worktree is new.
 		return changesNoCommits(ctx, r, cs)
 	}
+	if base != "" {
+		rev = branchPoint(ctx, r, cs.Root, base)
+	}
 	cs.Base = rev
 	diff, err := git(ctx, r, cs.Root, "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "-M", rev, "--")
 	if err != nil {
@@ -115,6 +118,23 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 	}
 	cs.finish()
 	return cs, nil
+}
+
+// branchPoint turns --base REV into the commit the current branch grew
+// from: the merge base of REV and HEAD, so commits made on REV since (say,
+// on main) do not count as part of this change. When REV is HEAD or ahead
+// of it, or there is no common history, REV itself is the base.
+func branchPoint(ctx context.Context, r *run.Runner, root, base string) string {
+	out, err := git(ctx, r, root, "merge-base", base, "HEAD")
+	if err != nil {
+		return base
+	}
+	mb := strings.TrimSpace(string(out))
+	head, err := git(ctx, r, root, "rev-parse", "HEAD")
+	if err != nil || mb == "" || mb == strings.TrimSpace(string(head)) {
+		return base
+	}
+	return mb
 }
 
 func changesNoCommits(ctx context.Context, r *run.Runner, cs ChangeSet) (ChangeSet, error) {

@@ -138,3 +138,29 @@ func TestChangesBaseAndSources(t *testing.T) {
 		t.Errorf("a.txt now = %q, %v", b, err)
 	}
 }
+
+func TestChangesBaseIsBranchPoint(t *testing.T) {
+	dir := gitRepo(t)
+	put(t, dir, "a.txt", "a")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "1")
+	sh(t, dir, "git", "branch", "-M", "main")
+	sh(t, dir, "git", "checkout", "-qb", "feature")
+	put(t, dir, "f.txt", "feature work")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "feature")
+	sh(t, dir, "git", "checkout", "-q", "main")
+	put(t, dir, "m.txt", "main moved on")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "main")
+	sh(t, dir, "git", "checkout", "-q", "feature")
+	put(t, dir, "wip.txt", "uncommitted")
+	cs, err := Changes(context.Background(), &run.Runner{}, dir, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// m.txt is main's own later commit, not part of this branch's change.
+	if want := []string{"f.txt", "wip.txt"}; !reflect.DeepEqual(cs.Changed, want) {
+		t.Errorf("changed = %q, want %q", cs.Changed, want)
+	}
+}
