@@ -196,7 +196,12 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) 
 			Check{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: root, Runner: Go, Narrowable: true})
 	}
 	if fileExists(filepath.Join(root, "Cargo.toml")) {
-		p.Checks = append(p.Checks, Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true})
+		c := Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true}
+		if rootPackageWorkspace(filepath.Join(root, "Cargo.toml")) {
+			// Without it cargo tests the root package alone.
+			c.Command, c.Args = "cargo test --workspace", []string{"cargo", "test", "--workspace"}
+		}
+		p.Checks = append(p.Checks, c)
 	}
 	if fileExists(filepath.Join(root, "package.json")) {
 		c, ok, err := nodeCheck(root, rel("package.json"))

@@ -132,3 +132,17 @@ func TestRuleDefinesTest(t *testing.T) {
 		}
 	}
 }
+
+func TestCargoWorkspaceWithRootPackage(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "Cargo.toml", "[package]\nname = \"app\"\n\n[workspace]\nmembers = [\"crates/*\"]\n")
+	write(t, root, "crates/a/Cargo.toml", "[package]\nname = \"a\"\n")
+	write(t, root, "crates/a/src/lib.rs", "")
+	ps, err := Projects(root, []string{"crates/a/src/lib.rs"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := commands(ps); len(got) != 1 || !strings.HasSuffix(got[0], ": cargo test --workspace [cargo]") || ps[0].Root != root {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -69,16 +69,35 @@ func cargoWorkspaceRoot(repoRoot, dir string) string {
 }
 
 func isCargoWorkspace(manifest string) bool {
+	m, ok := cargoTables(manifest)
+	return ok && m["workspace"]
+}
+
+// rootPackageWorkspace reports a Cargo.toml that is both a package and a
+// workspace root, where a plain "cargo test" skips the other members.
+func rootPackageWorkspace(manifest string) bool {
+	m, ok := cargoTables(manifest)
+	return ok && m["workspace"] && m["package"]
+}
+
+// cargoTables lists the top-level tables of a Cargo.toml.
+func cargoTables(manifest string) (map[string]bool, bool) {
 	data, err := os.ReadFile(manifest)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	var m map[string]any
 	if _, err := toml.Decode(string(data), &m); err != nil {
-		return bytes.Contains(data, []byte("[workspace]"))
+		return map[string]bool{
+			"workspace": bytes.Contains(data, []byte("[workspace]")),
+			"package":   bytes.Contains(data, []byte("[package]")),
+		}, true
 	}
-	_, ok := m["workspace"]
-	return ok
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out, true
 }
 
 // hasMakeTestTarget reports whether the folder's makefile defines a rule
