@@ -52,7 +52,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.TimedOut && last.FromModelRun:
 		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again.", nv, cmd)
 	case last.TimedOut:
-		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatDuration(e.opts.Timeout))
+		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatLimit(e.opts.Timeout))
 	case last.Refused:
 		return NotVerified, fmt.Sprintf("%s%s was refused.", nv, cmd)
 	case last.NoTests:
@@ -153,6 +153,14 @@ func formatDuration(d time.Duration) string {
 	}
 	d = d.Round(time.Second)
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// formatLimit shows a time limit as it is usually set: "600s", "1.5s".
+func formatLimit(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
 }
 
 // shellQuote quotes one word for bash.

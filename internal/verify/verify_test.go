@@ -1,0 +1,98 @@
+package verify
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/event"
+)
+
+type recorder struct {
+	mu  sync.Mutex
+	evs []event.Event
+}
+
+func (r *recorder) Emit(e event.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.evs = append(r.evs, e)
+}
+
+func (r *recorder) types() []string {
+	var out []string
+	for _, e := range r.evs {
+		out = append(out, e.Type)
+	}
+	return out
+}
+
+// TestRunEventsAndBaseline runs configured checks in a real repository:
+// the order stops at the first failure, events come in order, and a check
+// that failed before the change is already failing.
+func TestRunEventsAndBaseline(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	dir := gitRepo(t)
+	put(t, dir, "state.txt", "broken\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	put(t, dir, "other.txt", "a change elsewhere\n")
+
+	rec := &recorder{}
+	rep, err := Run(context.Background(), Options{
+		Root:      dir,
+		Checks:    []string{"true", "grep -q fixed state.txt", "echo never"},
+		Events:    rec,
+		SessionID: "s1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != NotVerified || len(rep.Checks) != 2 {
+		t.Fatalf("verdict %s, %d checks", rep.Verdict, len(rep.Checks))
+	}
+	if want := "⚠ Not verified: grep -q fixed state.txt failed (exit 1; already failing before this change)."; rep.Evidence != want {
+		t.Errorf("evidence = %q\nwant %q", rep.Evidence, want)
+	}
+	if b := rep.Checks[1].Baseline; b == nil || b.Kind != "copy" || !b.Ran {
+		t.Errorf("baseline = %+v", b)
+	}
+	want := []string{event.VerifyStarted, event.VerifyCheck, event.VerifyCheck, event.VerifyBaseline, event.VerifyResult}
+	if got := rec.types(); !reflect.DeepEqual(got, want) {
+		t.Errorf("events = %v, want %v", got, want)
+	}
+	for _, e := range rec.evs {
+		if e.SessionID != "s1" || e.Time.IsZero() {
+			t.Errorf("event %s without session or time", e.Type)
+		}
+	}
+
+	// Fixed: verified, and the change set says what changed.
+	put(t, dir, "state.txt", "fixed\n")
+	rep, err = Run(context.Background(), Options{Root: dir, Checks: []string{"grep -q fixed state.txt"}, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Verified || !reflect.DeepEqual(rep.Changed, []string{"other.txt", "state.txt"}) {
+		t.Errorf("verdict %s, changed %q, evidence %q", rep.Verdict, rep.Changed, rep.Evidence)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		400 * time.Millisecond:  "0.4s",
+		3 * time.Second:         "3s",
+		40*time.Second + 400000: "40s",
+		125 * time.Second:       "2m05s",
+		600 * time.Second:       "10m00s",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("%v: %q, want %q", d, got, want)
+		}
+	}
+	if got := formatLimit(600 * time.Second); got != "600s" {
+		t.Errorf("limit: %q", got)
+	}
+}
