@@ -63,6 +63,8 @@ func newCollector(r detect.Runner, reportDir, dir string) collector {
 		return &lineParser{parse: parseTAP}
 	case detect.GoVet:
 		return &lineParser{parse: parseVet}
+	case detect.Mocha:
+		return &lineParser{parse: parseMocha}
 	}
 	return &lineParser{}
 }
@@ -547,6 +549,34 @@ func parseVet(line string, o *outcome) {
 	if m := vetFinding.FindStringSubmatch(line); m != nil {
 		file := strings.TrimPrefix(m[1], "./")
 		o.failures = appendUnique(o.failures, Failure{ID: file + ": " + m[3], Name: file + ":" + m[2] + ": " + m[3]})
+	}
+}
+
+var (
+	mochaCount = regexp.MustCompile(`^\s+(\d+) (passing|failing|pending)`)
+	mochaTitle = regexp.MustCompile(`^\s+\d+\) (.+)$`)
+)
+
+// parseMocha reads the spec reporter's summary: "N passing", "N failing",
+// then each failure as "  1) suite" with the test title on the next lines,
+// the last ending in ":". o.scope holds a title being read.
+func parseMocha(line string, o *outcome) {
+	if m := mochaCount.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		o.tests = max(o.tests, 0) + n
+		return
+	}
+	if m := mochaTitle.FindStringSubmatch(line); m != nil && o.tests >= 0 {
+		o.scope = "\x00" + strings.TrimSpace(m[1])
+	} else if strings.HasPrefix(o.scope, "\x00") && strings.TrimSpace(line) != "" {
+		o.scope += " " + strings.TrimSpace(line)
+	} else {
+		return
+	}
+	if strings.HasSuffix(o.scope, ":") {
+		name := strings.TrimSuffix(o.scope[1:], ":")
+		o.failures = appendUnique(o.failures, Failure{ID: name, Name: name})
+		o.scope = ""
 	}
 }
 
