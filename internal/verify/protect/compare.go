@@ -216,3 +216,23 @@ func firstLineOf(s string) string {
 	}
 	return s
 }
+
+// compareHelper reports weakened assertions, skips and exits in a helper
+// that tests call; other edits to helpers are refactors and allowed.
+func compareHelper(p string, bm, am *fileModel, bt, at *testCase) []Violation {
+	var out []Violation
+	seen := map[Kind]bool{}
+	add := func(k Kind, line int, before, after, msg string) {
+		if seen[k] || k == BodyChanged {
+			return
+		}
+		seen[k] = true
+		out = append(out, Violation{File: p, Test: at.name, Line: line, Kind: k, Before: before, After: after,
+			Message: "in a helper the tests call: " + msg})
+	}
+	for _, mk := range addedMarkers(bt.markers, at.markers) {
+		add(mk.kind, mk.line, "", am.line(mk.line), markerMessage(mk)+"; "+Instruction)
+	}
+	compareAsserts(bm, am, bt, at, add)
+	return out
+}

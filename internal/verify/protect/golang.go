@@ -14,12 +14,13 @@ import (
 
 // goAnalyzer extracts tests from a Go file with go/ast.
 type goAnalyzer struct {
-	fset  *token.FileSet
-	file  *token.File
-	src   []byte
-	m     *fileModel
-	holes [][2]int // byte ranges replaced by a placeholder when normalizing
-	sp    span     // only declarations touching it are analyzed
+	fset   *token.FileSet
+	file   *token.File
+	src    []byte
+	m      *fileModel
+	holes  [][2]int // byte ranges replaced by a placeholder when normalizing
+	sp     span     // only declarations touching it are analyzed
+	helper bool     // analyzing a non-test function
 
 	comments []*ast.CommentGroup
 }
@@ -103,14 +104,20 @@ func (g *goAnalyzer) funcDecl(d *ast.FuncDecl) {
 	if d.Body == nil || !g.touches(d) {
 		return
 	}
-	if d.Recv != nil || !isGoTest(d.Name.Name) {
+	name := d.Name.Name
+	if d.Recv != nil && len(d.Recv.List) == 1 {
+		// testify suite methods: (*Suite).TestX
+		name = g.exprText(d.Recv.List[0].Type) + "." + name
+	}
+	if !isGoTest(d.Name.Name) || (d.Recv != nil && !strings.HasPrefix(d.Name.Name, "Test")) {
 		if d.Recv == nil {
 			g.holes = nil
-			g.m.helpers[d.Name.Name] = strings.Join(g.stmts(d.Body.List), "\n")
+			g.m.helpers[name] = strings.Join(g.stmts(d.Body.List), "\n")
 		}
-		return
+		g.helper = true
+		defer func() { g.helper = false }()
 	}
-	g.test(d.Name.Name, d.Name.Name, d.Pos(), d.End(), d.Type, d.Body)
+	g.test(name, d.Name.Name, d.Pos(), d.End(), d.Type, d.Body)
 }
 
 // test records a test (or a t.Run subtest) and recurses into subtests.
@@ -147,7 +154,7 @@ func (g *goAnalyzer) test(name, simple string, pos, end token.Pos, typ *ast.Func
 	if strings.HasPrefix(name, "Example") {
 		g.exampleOutput(tc, body)
 	}
-	g.m.tests = append(g.m.tests, tc)
+	g.m.add(tc, g.helper)
 	for _, call := range subs {
 		lit := call.Args[1].(*ast.FuncLit)
 		title, _ := strconv.Unquote(call.Args[0].(*ast.BasicLit).Value)

@@ -133,3 +133,23 @@ func TestAllowEdits(t *testing.T) {
 		t.Fatalf("want one violation, got %v", vs)
 	}
 }
+
+func TestHelperWeakening(t *testing.T) {
+	goSrc := "package calc\n\nimport \"testing\"\n\nfunc check(t *testing.T, got, want int) {\n\tt.Helper()\n\tif got != want {\n\t\tt.Fatalf(\"got %d, want %d\", got, want)\n\t}\n}\n\nfunc TestAdd(t *testing.T) { check(t, Add(1, 2), 3) }\n"
+	pySrc := "def assert_sorted(xs):\n    assert xs == sorted(xs)\n\n\ndef test_sort():\n    assert_sorted(sort([3, 1]))\n"
+	runEdits(t, []edit{
+		{"go helper stops failing", "calc_test.go", goSrc, sub(goSrc, "t.Fatalf(\"got %d, want %d\", got, want)", "t.Logf(\"got %d, want %d\", got, want)"), AssertionRemoved},
+		{"go helper skips", "calc_test.go", goSrc, sub(goSrc, "\tt.Helper()\n", "\tt.Helper()\n\tt.SkipNow()\n"), SkipAdded},
+		{"go helper refactor", "calc_test.go", goSrc, sub(goSrc, "t.Fatalf(\"got %d, want %d\", got, want)", "t.Fatalf(\"mismatch: got %d, want %d\", got, want)"), ""},
+		{"python helper loosened", "test_sort.py", pySrc, sub(pySrc, "assert xs == sorted(xs)", "assert xs"), AssertionLoosened},
+		{"python helper refactor", "test_sort.py", pySrc, sub(pySrc, "def assert_sorted(xs):\n", "def assert_sorted(xs):\n    \"\"\"Fails unless xs is sorted.\"\"\"\n"), ""},
+	})
+}
+
+func TestHelperWithoutAssertionsGainsSkip(t *testing.T) {
+	src := "package calc\n\nimport \"testing\"\n\nfunc setup(t *testing.T) *DB {\n\treturn open()\n}\n\nfunc TestAdd(t *testing.T) { _ = setup(t) }\n"
+	runEdits(t, []edit{
+		{"skip in setup", "calc_test.go", src, sub(src, "\treturn open()\n", "\tt.Skip(\"no db\")\n\treturn open()\n"), SkipAdded},
+		{"setup refactor", "calc_test.go", src, sub(src, "\treturn open()\n", "\tdb := open()\n\treturn db\n"), ""},
+	})
+}

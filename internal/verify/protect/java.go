@@ -6,9 +6,10 @@ import (
 
 // javaAnalyzer extracts JUnit 3/4/5 and TestNG tests with tree-sitter-java.
 type javaAnalyzer struct {
-	src []byte
-	tk  *tokenizer
-	m   *fileModel
+	helper bool
+	src    []byte
+	tk     *tokenizer
+	m      *fileModel
 }
 
 var javaTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true, "Theory": true, "Property": true}
@@ -122,6 +123,9 @@ func (a *javaAnalyzer) method(md *node, class string, inherited []marker, junit3
 	if n := md.child("name"); n != nil {
 		name = n.text(a.src)
 	}
+	if name == "" {
+		return // not copied: outside the change
+	}
 	anns := a.annotations(md)
 	isTest := junit3 && strings.HasPrefix(name, "test")
 	for _, an := range anns {
@@ -134,7 +138,9 @@ func (a *javaAnalyzer) method(md *node, class string, inherited []marker, junit3
 		if body != nil {
 			a.m.helpers[name] = strings.Join(a.stmts(body), "\n")
 		}
-		return
+		a.helper = true
+		defer func() { a.helper = false }()
+		inherited = nil
 	}
 	start := md.line
 	tc := &testCase{name: class + "#" + name, simple: " " + name + "(", line: start, end: lastLine(md, a.src)}
@@ -158,7 +164,7 @@ func (a *javaAnalyzer) method(md *node, class string, inherited []marker, junit3
 		}
 		a.scan(tc, body)
 	}
-	a.m.tests = append(a.m.tests, tc)
+	a.m.add(tc, a.helper)
 }
 
 // sourceRows returns the rows of @ValueSource, @CsvSource and similar

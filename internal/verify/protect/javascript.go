@@ -8,10 +8,11 @@ import (
 // jsAnalyzer extracts jest, vitest, mocha and node:test tests from
 // JavaScript, TypeScript and TSX with tree-sitter.
 type jsAnalyzer struct {
-	src  []byte
-	tk   *tokenizer
-	m    *fileModel
-	seen map[string]int
+	helper bool
+	src    []byte
+	tk     *tokenizer
+	m      *fileModel
+	seen   map[string]int
 }
 
 var jsTestFns = map[string]bool{"it": true, "test": true, "specify": true, "fit": true, "xit": true, "xtest": true, "xspecify": true}
@@ -44,6 +45,7 @@ func analyzeJS(src []byte, pt parsed) *fileModel {
 		if st.kind == "function_declaration" {
 			if n, b := st.child("name"), st.child("body"); n != nil && b != nil {
 				m.helpers[n.text(src)] = strings.Join(a.stmts(b), "\n")
+				a.checker(st, n.text(src), b)
 			}
 		}
 	}
@@ -275,7 +277,7 @@ func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) 
 		}
 	}
 	tc.head = strings.Join(head, " ")
-	a.m.tests = append(a.m.tests, tc)
+	a.m.add(tc, a.helper)
 }
 
 func (a *jsAnalyzer) bodyStmts(body *node) []*node {
@@ -433,4 +435,15 @@ func isJSLiteral(n *node) bool {
 		return true
 	}
 	return false
+}
+
+// checker records a top-level helper function for assertion-level checks.
+func (a *jsAnalyzer) checker(fn *node, name string, body *node) {
+	tc := &testCase{name: name, line: fn.line, end: lastLine(fn, a.src)}
+	if p := fn.child("parameters"); p != nil {
+		tc.head = a.tk.norm(p)
+	}
+	tc.stmts = a.stmts(body)
+	a.scan(tc, body)
+	a.m.add(tc, true)
 }

@@ -17,6 +17,19 @@ type fileModel struct {
 	shallow  bool // too large: names only
 	lines    []string
 	index    map[string]*testCase
+	// checkers are non-test functions of a test file that assert (helpers
+	// like assertValid, setUp): weakening them weakens every caller.
+	checkers []*testCase
+}
+
+// add records a test or a helper.
+func (m *fileModel) add(tc *testCase, helper bool) {
+	if !helper {
+		m.tests = append(m.tests, tc)
+		return
+	}
+	tc.name = "helper " + tc.name
+	m.checkers = append(m.checkers, tc)
 }
 
 // testCase is one collected test.
@@ -228,6 +241,15 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 	}
 	if am.shallow {
 		out = append(out, Violation{File: p, Line: 1, Kind: BodyChanged, Message: "file too large for body analysis; only test names were compared"})
+	}
+	cur := make(map[string]*testCase, len(am.checkers))
+	for _, ah := range am.checkers {
+		cur[ah.name] = ah
+	}
+	for _, bh := range bm.checkers {
+		if ah := cur[bh.name]; ah != nil && !sameBody(bh, ah) {
+			out = append(out, compareHelper(p, bm, am, bh, ah)...)
+		}
 	}
 	return out
 }

@@ -6,9 +6,10 @@ import (
 
 // pyAnalyzer extracts pytest and unittest tests with tree-sitter-python.
 type pyAnalyzer struct {
-	src []byte
-	tk  *tokenizer
-	m   *fileModel
+	helper bool
+	src    []byte
+	tk     *tokenizer
+	m      *fileModel
 }
 
 func analyzePython(src []byte, pt parsed) *fileModel {
@@ -86,6 +87,9 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 		if n := def.child("name"); n != nil {
 			name = n.text(a.src)
 		}
+		if name == "" {
+			continue // not copied: outside the change
+		}
 		switch def.kind {
 		case "class_definition":
 			if !hasPrefix(name, "Test") && !a.isTestCase(def) {
@@ -103,6 +107,11 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 					if body := def.child("body"); body != nil {
 						a.m.helpers[name] = strings.Join(a.stmts(body), "\n")
 					}
+				}
+				if prefix == "" || inTestClass {
+					a.helper = true
+					a.test(st, def, decos, prefix+name, name, nil)
+					a.helper = false
 				}
 				continue
 			}
@@ -141,7 +150,7 @@ func (a *pyAnalyzer) test(outer, def *node, decos []*node, name, simple string, 
 		}
 		a.scan(tc, body)
 	}
-	a.m.tests = append(a.m.tests, tc)
+	a.m.add(tc, a.helper)
 }
 
 // lastLine returns the line of the last byte of n.

@@ -7,9 +7,10 @@ import (
 // rustAnalyzer extracts #[test] functions (in any module, and in tests/)
 // with tree-sitter-rust.
 type rustAnalyzer struct {
-	src []byte
-	tk  *tokenizer
-	m   *fileModel
+	helper bool
+	src    []byte
+	tk     *tokenizer
+	m      *fileModel
 }
 
 func analyzeRust(src []byte, pt parsed) *fileModel {
@@ -69,8 +70,11 @@ func (a *rustAnalyzer) items(body *node, prefix string, inherited []marker) {
 		case "function_item":
 			if a.isTest(attrs) {
 				a.test(c, attrs, prefix, inherited)
-			} else if n, b := c.child("name"), c.child("body"); n != nil && b != nil {
+			} else if n, b := c.child("name"), c.child("body"); n != nil && b != nil && len(b.children) > 0 {
 				a.m.helpers[n.text(a.src)] = strings.Join(a.stmts(b), "\n")
+				a.helper = true
+				a.test(c, attrs, prefix, nil)
+				a.helper = false
 			}
 		case "impl_item":
 			if b := c.child("body"); b != nil {
@@ -132,6 +136,9 @@ func (a *rustAnalyzer) test(fn *node, attrs []*node, prefix string, inherited []
 	if n := fn.child("name"); n != nil {
 		name = n.text(a.src)
 	}
+	if name == "" {
+		return // not copied: outside the change
+	}
 	start := fn.line
 	if len(attrs) > 0 {
 		start = attrs[0].line
@@ -162,7 +169,7 @@ func (a *rustAnalyzer) test(fn *node, attrs []*node, prefix string, inherited []
 		}
 		a.scan(tc, b)
 	}
-	a.m.tests = append(a.m.tests, tc)
+	a.m.add(tc, a.helper)
 }
 
 func (a *rustAnalyzer) stmts(b *node) []string {
