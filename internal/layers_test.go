@@ -67,7 +67,7 @@ func TestImportsPointDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		name, ok := strings.CutPrefix(p.ImportPath, module)
-		if !ok || name == "internal" || strings.HasPrefix(name, "bench/") || strings.HasPrefix(name, "examples/") {
+		if !ok || name == "internal" || strings.HasPrefix(name, "bench/") || strings.HasPrefix(name, "examples/") || strings.HasPrefix(name, "test/") {
 			continue
 		}
 		h, known := layerOf(name)
