@@ -36,6 +36,9 @@ func compareTest(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 	if len(out) > 0 {
 		return out
 	}
+	if onlySubtestsAdded(bt, at) {
+		return nil // new subtests are new tests
+	}
 	bl, al := diffLine(bm, bt, am, at)
 	if strengthened(bt, at) {
 		add(TestStrengthened, al, bm.line(bl), am.line(al),
@@ -235,4 +238,23 @@ func compareHelper(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 	}
 	compareAsserts(bm, am, bt, at, add)
 	return out
+}
+
+// onlySubtestsAdded reports whether cur differs from base only by new
+// t.Run subtest statements.
+func onlySubtestsAdded(bt, at *testCase) bool {
+	if bt.head != at.head || !sameRows(bt.rows, at.rows) || len(at.isSub) != len(at.stmts) {
+		return false
+	}
+	i := 0
+	for j, s := range at.stmts {
+		if i < len(bt.stmts) && bt.stmts[i] == s {
+			i++
+			continue
+		}
+		if !at.isSub[j] {
+			return false
+		}
+	}
+	return i == len(bt.stmts)
 }

@@ -149,6 +149,13 @@ func (g *goAnalyzer) test(name, simple string, pos, end token.Pos, typ *ast.Func
 	tc.stmts = g.stmts(body.List)
 	for _, s := range body.List {
 		tc.isAsrt = append(tc.isAsrt, g.isAssertStmt(s))
+		sub := false
+		if es, ok := s.(*ast.ExprStmt); ok {
+			if c, ok := es.X.(*ast.CallExpr); ok {
+				_, sub = subtest(c)
+			}
+		}
+		tc.isSub = append(tc.isSub, sub)
 	}
 	g.scanBody(tc, body)
 	if strings.HasPrefix(name, "Example") {

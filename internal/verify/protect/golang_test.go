@@ -83,6 +83,7 @@ func TestGoEdits(t *testing.T) {
 		{"body changed", f, goBase, sub(goBase, "got := Add(2, 3)", "got := Add(2, 3) + 0"), BodyChanged},
 		{"strengthened", f, goBase, sub(goBase, "\trequire.Equal(t, 12, helper(6))\n", "\trequire.Equal(t, 12, helper(6))\n\trequire.Less(t, v, 100)\n"), TestStrengthened},
 		{"unparsable", f, goBase, sub(goBase, "func TestDiv(t *testing.T) {", "func TestDiv(t *testing.T) {{{"), Unparsable},
+		{"new subtest", f, goBase, sub(goBase, "\tt.Run(\"empty\", func(t *testing.T) {", "\tt.Run(\"spaces\", func(t *testing.T) {\n\t\t_, err := Parse(\" \")\n\t\trequire.Error(t, err)\n\t})\n\tt.Run(\"empty\", func(t *testing.T) {"), ""},
 		{"binary named like test", "data_test.go", "\x00\x01", "\x00\x02", ""},
 	}
 	runEdits(t, cases)

@@ -41,6 +41,7 @@ type testCase struct {
 	head    string   // normalized signature, decorators and options
 	stmts   []string // normalized body statements (table rows cut out)
 	isAsrt  []bool   // stmts[i] is an assertion statement
+	isSub   []bool   // stmts[i] declares a subtest (Go t.Run with a literal name)
 	markers []marker // skip, focus, inversion and exit markers, inherited included
 	asserts []assertion
 	rows    []row
