@@ -66,8 +66,11 @@ type Policy struct {
 	t           *turn
 }
 
-// turn is the state of one turn.
+// turn is the state of one turn. mu serializes the tool-call hooks, which
+// the agent may call concurrently for parallel read-only calls.
 type turn struct {
+	mu sync.Mutex
+
 	snap     *snapshot.Snapshot
 	snapErr  error
 	change   snapshot.Change
@@ -136,6 +139,8 @@ func (p *Policy) AfterTool(ctx context.Context, st *agent.TurnState, call llm.Pa
 	if t == nil || t.snapErr != nil {
 		return ""
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	p.refresh(ctx, t)
 	var notes []string
 	if call.Name == "bash" {
@@ -155,6 +160,8 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	if t == nil {
 		return agent.Accept()
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.snapErr != nil {
 		if p.opts.Verify {
 			return notVerified(st, "⚠ Not verified: the change set could not be determined ("+t.snapErr.Error()+").")
