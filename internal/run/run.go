@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -101,12 +102,31 @@ type Runner struct {
 	ScrubExtra []string
 	// Sandbox wraps each command; nil runs it directly.
 	Sandbox Wrapper
+	// ApproveCheck, if set, is asked before each Check command starts,
+	// with its command line (Shell, or Args shell-quoted). A refusal makes
+	// Run return a *RefusedError without starting anything: gate checks
+	// pass the same permission policy and hooks as the model's commands.
+	ApproveCheck func(ctx context.Context, command string) (ok bool, reason string)
 }
+
+// RefusedError reports a check that Runner.ApproveCheck refused.
+type RefusedError struct {
+	Command string
+	Reason  string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }
 
 // Run executes spec and waits for it. A non-zero exit is not an error; an
 // error means the command could not be started or the context was cancelled.
 func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	var res Result
+	if spec.Purpose == Check && r.ApproveCheck != nil {
+		line := CommandLine(spec)
+		if ok, reason := r.ApproveCheck(ctx, line); !ok {
+			return res, &RefusedError{Command: line, Reason: reason}
+		}
+	}
 	if spec.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
@@ -188,6 +208,25 @@ func (r *Runner) command(ctx context.Context, spec Spec) (*exec.Cmd, error) {
 	cmd.Stdin = spec.Stdin
 	cmd.Env = r.Environ(spec.Purpose, spec.Env)
 	return cmd, nil
+}
+
+// CommandLine is spec as one shell line: Shell, or Args quoted.
+func CommandLine(spec Spec) string {
+	if spec.Shell != "" {
+		return spec.Shell
+	}
+	q := make([]string, len(spec.Args))
+	for i, a := range spec.Args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func firstArg(spec Spec) string {

@@ -44,7 +44,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (Check
 	if err != nil {
 		return cr, err
 	}
-	if !sel.Full && !cr.TimedOut && cr.NotFound == "" && !cr.Passed {
+	if !sel.Full && !cr.TimedOut && !cr.Refused && cr.NotFound == "" && !cr.Passed {
 		if why, ok := fallbackReason(c.Runner, cr); ok {
 			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
 			retry, err := e.execute(ctx, c, full, "")
@@ -162,7 +162,13 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	res, err := e.r.Run(ctx, spec)
 	stop()
 	var nf *run.NotFoundError
+	var refused *run.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		// Refused by the permission policy, a hook or lockdown: the run
+		// ends unverified at once (DESIGN §5).
+		cr.Refused, cr.ExitCode, cr.Output = true, -1, refused.Reason
+		return cr, nil
 	case errors.As(err, &nf):
 		cr.NotFound, cr.ExitCode = nf.Name, -1
 		return cr, nil
