@@ -88,6 +88,9 @@ type Agent struct {
 	messages []llm.Message
 	window   windowState
 	turn     int
+	// subUsage sums the tokens of subagents since the last tool round;
+	// Run folds it into the turn's usage.
+	subUsage llm.Usage
 }
 
 // New returns an agent ready to run turns.
@@ -200,6 +203,8 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 		}
 		results := a.dispatch(ctx, st, calls)
 		st.ToolCalls += len(calls)
+		addUsage(&out.Usage, a.subUsage)
+		a.subUsage = llm.Usage{}
 		if err := a.add(llm.Message{Role: llm.User, Parts: results}); err != nil {
 			return out, err
 		}

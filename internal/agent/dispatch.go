@@ -82,7 +82,14 @@ func (a *Agent) execute(ctx context.Context, call llm.Part) tool.Result {
 	if ctx.Err() != nil {
 		return errResult("interrupted before %s ran", call.Name)
 	}
-	res, err := t.Run(ctx, a.opts.Env, input)
+	var res tool.Result
+	var err error
+	if n, ok := t.(nestedTool); ok {
+		// The task tool starts a subagent from this agent's settings.
+		res, err = n.runNested(ctx, a, call.ID, input)
+	} else {
+		res, err = t.Run(ctx, a.opts.Env, input)
+	}
 	switch {
 	case ctx.Err() != nil:
 		out := strings.TrimRight(res.Output, "\n")

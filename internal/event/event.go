@@ -52,6 +52,11 @@ type Event struct {
 	ExitCode  *int       `json:"exit_code,omitempty"` // session.completed
 	Scope     string     `json:"scope,omitempty"`     // verify.started
 	Checks    []string   `json:"checks,omitempty"`    // verify.started
+
+	// ParentToolID is set on every event of a subagent: the id of the
+	// parent's task call that started it. Events without it are the main
+	// agent's.
+	ParentToolID string `json:"parent_tool_id,omitempty"`
 }
 
 // Tool describes a tool call.
