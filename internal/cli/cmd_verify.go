@@ -44,7 +44,7 @@ tests, and a one-line evidence. Exit 0 verified or nothing to verify,
 	f.BoolVar(&opts.full, "full", false, "run the full suite, not only the related tests")
 	f.StringArrayVar(&opts.checks, "check", nil, "run `CMD` (by bash, in the repository root) instead of the detected checks; repeatable")
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON on stdout")
-	f.DurationVar(&opts.timeout, "timeout", verify.DefaultTimeout, "time limit for each check")
+	f.DurationVar(&opts.timeout, "timeout", 0, "time limit for each check run, as `DURATION` (90s, 10m); default timeout_secs, else 600s")
 	f.StringArrayVar(&opts.allowTestEdits, "allow-test-edits", nil, "let the change edit the tests at `PATH` (a path or glob); repeatable")
 	return cmd
 }
@@ -53,7 +53,7 @@ tests, and a one-line evidence. Exit 0 verified or nothing to verify,
 // gate, print the evidence (or the JSON report) and map the verdict to the
 // exit code.
 func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *stdio) error {
-	if opts.timeout <= 0 {
+	if timeoutSet && opts.timeout <= 0 {
 		return usageError("--timeout %s: must be positive", opts.timeout)
 	}
 	wd, err := os.Getwd()
@@ -90,8 +90,11 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	if !opts.full && cfg.Guardrails.Scope == "full" {
 		vo.Full, vo.FullReason = true, `scope = "full"`
 	}
-	if !timeoutSet && cfg.Guardrails.TimeoutSecs > 0 {
-		vo.Timeout = time.Duration(cfg.Guardrails.TimeoutSecs) * time.Second
+	if !timeoutSet {
+		vo.Timeout = verify.DefaultTimeout
+		if cfg.Guardrails.TimeoutSecs > 0 {
+			vo.Timeout = time.Duration(cfg.Guardrails.TimeoutSecs) * time.Second
+		}
 	}
 	var prog *progressLine
 	if isTerminal(std.err) {
