@@ -4,16 +4,72 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/policy"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
 // Approver decides whether a tool call may run. A refusal is returned to
-// the model as the call's error result, so it can change course. The
-// permission policy replaces ModeApprover with its rules.
+// the model as the call's error result, so it can change course.
+// PolicyApprover is the permission policy; HookApprover puts the
+// pre_tool_use hooks in front of it.
 type Approver interface {
 	Approve(ctx context.Context, t tool.Tool, input json.RawMessage) (ok bool, reason string)
 }
+
+// InputApprover is an Approver that may also rewrite the call's input (a
+// pre_tool_use hook's updatedInput): the tool runs with the input it
+// returns, and the stop policy sees that input too.
+type InputApprover interface {
+	Approver
+	ApproveInput(ctx context.Context, t tool.Tool, input json.RawMessage) (json.RawMessage, bool, string)
+}
+
+// PolicyApprover is the permission policy ([permissions], the mode and
+// lockdown) as an Approver for a session that cannot ask: "ask" is a
+// refusal that names the allow rule to add.
+type PolicyApprover struct {
+	// print is the policy as print mode applies it; asking has the same
+	// rules but tells "ask" apart from "deny".
+	print, asking *policy.Policy
+}
+
+// NewPolicyApprover builds the policy for the project at root.
+func NewPolicyApprover(cfg config.Permissions, root string) (*PolicyApprover, error) {
+	p, err := policy.New(cfg, root, false)
+	if err != nil {
+		return nil, err
+	}
+	ask, err := policy.New(cfg, root, true)
+	if err != nil {
+		return nil, err
+	}
+	return &PolicyApprover{print: p, asking: ask}, nil
+}
+
+// Decide rules on a call by tool name: allow, ask or deny (lockdown's
+// refusals are deny), the rule that decided, and the reason to show when
+// the call does not run. For "ask" the reason names the rule to add.
+func (a *PolicyApprover) Decide(name string, input json.RawMessage) policy.Decision {
+	d := a.asking.Decide(name, input)
+	if d.Verdict == policy.Ask {
+		d.Reason = a.print.Decide(name, input).Reason
+	}
+	if d.Verdict != policy.Allow && !strings.Contains(d.Reason, " refused") {
+		d.Reason = fmt.Sprintf("%s refused: %s", name, d.Reason)
+	}
+	return d
+}
+
+// Approve implements Approver: only "allow" runs.
+func (a *PolicyApprover) Approve(_ context.Context, t tool.Tool, input json.RawMessage) (bool, string) {
+	d := a.Decide(t.Name(), input)
+	return d.Verdict == policy.Allow, d.Reason
+}
+
+var _ Approver = (*PolicyApprover)(nil)
 
 // Permission modes (DESIGN §2).
 const (
@@ -32,7 +88,7 @@ func ValidMode(m string) bool {
 	return false
 }
 
-// ModeApprover is the stand-in policy for print mode, where nobody can be
+// ModeApprover is a stand-in policy for tests, where nobody can be
 // asked: bypass runs every tool; read-only tools always run; accept-edits
 // also runs the file-editing tools; anything else is refused with a reason
 // that tells the user which flag changes it. Lockdown refuses everything

@@ -49,7 +49,10 @@ func (a *Agent) readOnly(call llm.Part) bool {
 func (a *Agent) runCall(ctx context.Context, st *TurnState, call llm.Part) llm.Part {
 	a.emit(event.Event{Type: event.ToolStarted, Tool: &event.Tool{ID: call.ID, Name: call.Name, Input: validJSON(call.Input)}})
 	start := time.Now()
-	res := a.execute(ctx, call)
+	res, input := a.execute(ctx, call)
+	if input != nil {
+		call.Input = input // as a pre_tool_use hook rewrote it
+	}
 	if ctx.Err() == nil {
 		if note := a.opts.Policy.AfterTool(ctx, st, call, res); note != "" {
 			res.Output = strings.TrimRight(res.Output, "\n") + "\n\n" + note
@@ -62,33 +65,44 @@ func (a *Agent) runCall(ctx context.Context, st *TurnState, call llm.Part) llm.P
 	return llm.Part{Type: llm.ToolResult, ID: call.ID, Text: res.Output, IsError: res.IsError}
 }
 
-func (a *Agent) execute(ctx context.Context, call llm.Part) tool.Result {
+// execute approves and runs one call; input is the input it ran with
+// when an InputApprover rewrote it, else nil.
+func (a *Agent) execute(ctx context.Context, call llm.Part) (res tool.Result, input json.RawMessage) {
 	t, ok := a.tools[call.Name]
 	if !ok {
-		return errResult("unknown tool %q; available: %s", call.Name, strings.Join(a.toolNames(), ", "))
+		return errResult("unknown tool %q; available: %s", call.Name, strings.Join(a.toolNames(), ", ")), nil
 	}
 	if call.InputError != "" {
-		return errResult("%s; nothing ran. Send the call again with one JSON object matching the %s tool's schema", call.InputError, call.Name)
+		return errResult("%s; nothing ran. Send the call again with one JSON object matching the %s tool's schema", call.InputError, call.Name), nil
 	}
-	input := call.Input
-	if len(input) == 0 {
-		input = json.RawMessage("{}")
+	in := call.Input
+	if len(in) == 0 {
+		in = json.RawMessage("{}")
 	}
-	if a.opts.Approver != nil {
-		if ok, reason := a.opts.Approver.Approve(ctx, t, input); !ok {
-			return tool.Result{Output: reason, IsError: true}
+	switch ap := a.opts.Approver.(type) {
+	case nil:
+	case InputApprover:
+		newIn, ok, reason := ap.ApproveInput(ctx, t, in)
+		if !ok {
+			return tool.Result{Output: reason, IsError: true}, nil
+		}
+		if newIn != nil {
+			in, input = newIn, newIn
+		}
+	default:
+		if ok, reason := ap.Approve(ctx, t, in); !ok {
+			return tool.Result{Output: reason, IsError: true}, nil
 		}
 	}
 	if ctx.Err() != nil {
-		return errResult("interrupted before %s ran", call.Name)
+		return errResult("interrupted before %s ran", call.Name), input
 	}
-	var res tool.Result
 	var err error
 	if n, ok := t.(nestedTool); ok {
 		// The task tool starts a subagent from this agent's settings.
-		res, err = n.runNested(ctx, a, call.ID, input)
+		res, err = n.runNested(ctx, a, call.ID, in)
 	} else {
-		res, err = t.Run(ctx, a.opts.Env, input)
+		res, err = t.Run(ctx, a.opts.Env, in)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -96,11 +110,11 @@ func (a *Agent) execute(ctx context.Context, call llm.Part) tool.Result {
 		if out != "" {
 			out += "\n"
 		}
-		return tool.Result{Output: out + "[interrupted by the user]", IsError: true}
+		return tool.Result{Output: out + "[interrupted by the user]", IsError: true}, input
 	case err != nil:
-		return errResult("%s could not run: %v", call.Name, err)
+		return errResult("%s could not run: %v", call.Name, err), input
 	}
-	return res
+	return res, input
 }
 
 func (a *Agent) toolNames() []string {
