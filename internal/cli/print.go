@@ -167,7 +167,7 @@ func (pr *printRun) newAgent() (*agent.Agent, error) {
 	return agent.New(agent.Options{
 		Provider:      pr.provider,
 		Model:         pr.model,
-		Tools:         builtinTools(),
+		Tools:         append(builtinTools(), agent.Task{}), // subagents get no task tool
 		Env:           &tool.Env{Root: pr.cwd, Runner: runner},
 		Sink:          pr.out,
 		SessionID:     pr.session.ID(),
