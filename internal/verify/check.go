@@ -24,10 +24,9 @@ const checkOutputCap = 256 << 10
 // excerptTail is how much of the end of the output the excerpt keeps.
 const excerptTail = 8 << 10
 
-// runCheck selects the scope of check c, runs it, falls back to the full
+// runCheck runs check c at the selected scope, falls back to the full
 // suite when a narrowed run could not run, and emits verify.check.
-func (e *engine) runCheck(ctx context.Context, index int, c detect.Check) (CheckRun, error) {
-	sel := e.selection(ctx, c)
+func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel selecttest.Selection) (CheckRun, error) {
 	if e.opts.Prior != nil {
 		planned := Planned{Dir: c.Dir, Runner: c.Runner, Full: sel.Full, Targets: sel.Targets, Command: shownCommand(c, sel.Args)}
 		if pr := e.opts.Prior(planned); pr != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
 // Verdict is the gate's answer.
@@ -229,9 +230,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if len(checks) == 0 {
 		return e.finish(rep), nil
 	}
-	e.emitStarted(checks)
+	// Every scope is decided before anything runs, so verify.started
+	// tells the truth about it.
+	sels := make([]selecttest.Selection, len(checks))
 	for i, c := range checks {
-		cr, err := e.runCheck(ctx, i, c)
+		sels[i] = e.selection(ctx, c)
+	}
+	e.emitStarted(checks, sels)
+	for i, c := range checks {
+		cr, err := e.runCheck(ctx, i, c, sels[i])
 		if err != nil {
 			return nil, err
 		}
@@ -334,14 +341,14 @@ func (e *engine) emit(ev event.Event) {
 	e.opts.Events.Emit(ev)
 }
 
-func (e *engine) emitStarted(checks []detect.Check) {
+func (e *engine) emitStarted(checks []detect.Check, sels []selecttest.Selection) {
 	var cmds []string
-	for _, c := range checks {
-		cmds = append(cmds, e.shownDir(c.Dir)+c.Command)
-	}
-	scope := "related"
-	if e.opts.Full || e.cs.Unknown {
-		scope = "full"
+	scope := "full"
+	for i, c := range checks {
+		cmds = append(cmds, e.shownDir(c.Dir)+shownCommand(c, sels[i].Args))
+		if !sels[i].Full {
+			scope = "related"
+		}
 	}
 	e.emit(event.Event{Type: event.VerifyStarted, Scope: scope, Checks: cmds})
 }

@@ -63,6 +63,9 @@ func TestRunEventsAndBaseline(t *testing.T) {
 	if got := rec.types(); !reflect.DeepEqual(got, want) {
 		t.Errorf("events = %v, want %v", got, want)
 	}
+	if st := rec.evs[0]; st.Scope != "full" || !reflect.DeepEqual(st.Checks, []string{"true", "grep -q fixed state.txt", "echo never"}) {
+		t.Errorf("verify.started = %+v", st)
+	}
 	for _, e := range rec.evs {
 		if e.SessionID != "s1" || e.Time.IsZero() {
 			t.Errorf("event %s without session or time", e.Type)
