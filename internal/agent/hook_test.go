@@ -36,8 +36,8 @@ func hookAgent(t *testing.T, text string, perms config.Permissions, hooks config
 	rec := &recorder{}
 	return New(Options{
 		Provider: script(t, text), Model: "test", Tools: []tool.Tool{tool.Bash{}},
-		Env:      &tool.Env{Root: dir, Runner: runner},
-		Sink:     rec, SessionID: "s1",
+		Env:  &tool.Env{Root: dir, Runner: runner},
+		Sink: rec, SessionID: "s1",
 		Approver: &HookApprover{Hooks: h, Policy: pa, SessionID: "s1", Cwd: dir, Warn: w},
 		Policy:   &HookPolicy{Inner: NoPolicy{}, Hooks: h, SessionID: "s1", Cwd: dir, Source: "startup", Warn: w},
 	}), dir
