@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
@@ -238,7 +239,11 @@ func quoteLast(msgs []llm.Message) string {
 	}
 	const limit = 2000
 	if len(text) > limit {
-		text = "…" + text[len(text)-limit:]
+		cut := len(text) - limit
+		for cut < len(text) && !utf8.RuneStart(text[cut]) {
+			cut++
+		}
+		text = "…" + text[cut:]
 	}
 	return "\nIts last words:\n" + text
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
@@ -379,5 +380,16 @@ say never
 func TestTaskRunNeedsAnAgent(t *testing.T) {
 	if _, err := (Task{}).Run(context.Background(), &tool.Env{}, json.RawMessage(`{}`)); err == nil {
 		t.Fatal("Task.Run outside an agent did not fail")
+	}
+}
+
+func TestQuoteLastKeepsTheTailWhole(t *testing.T) {
+	long := strings.Repeat("é", 1500) // 3000 bytes
+	got := quoteLast([]llm.Message{{Role: llm.Assistant, Parts: []llm.Part{{Type: llm.Text, Text: long}}}})
+	if !utf8.ValidString(got) || !strings.HasPrefix(got, "\nIts last words:\n…é") || len(got) > 2100 {
+		t.Fatalf("quoteLast = %q… (%d bytes)", got[:40], len(got))
+	}
+	if quoteLast(nil) != "" {
+		t.Fatal("quoteLast of no messages is not empty")
 	}
 }
