@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,8 +86,33 @@ func goGraphFor(ctx context.Context, r *run.Runner, dir string) (*goGraph, error
 		if os.WriteFile(tmp, data, 0o644) == nil {
 			_ = os.Rename(tmp, file)
 		}
+		pruneCache(filepath.Dir(file), maxCachedGraphs)
 	}
 	return g, nil
+}
+
+// maxCachedGraphs bounds the graphs kept on disk; the oldest go first.
+const maxCachedGraphs = 64
+
+func pruneCache(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type aged struct {
+		name string
+		mod  int64
+	}
+	var files []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasPrefix(e.Name(), "go-") {
+			files = append(files, aged{e.Name(), info.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod > files[j].mod })
+	for _, f := range files[min(keep, len(files)):] {
+		_ = os.Remove(filepath.Join(dir, f.name))
+	}
 }
 
 func remember(key string, g *goGraph) {

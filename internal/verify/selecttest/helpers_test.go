@@ -67,4 +67,5 @@ func goCheck(dir string) detect.Check {
 		Runner: detect.Go, Narrowable: true}
 }
 
-func equal(a, b []string) bool { return reflect.DeepEqual(a, b) }
+// equal compares string lists, nil and empty alike.
+func equal(a, b []string) bool { return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b) }
