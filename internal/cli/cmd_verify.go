@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		Timeout:        opts.timeout,
 		Runner:         runner,
 		ProtectTests:   cfg.Guardrails.ProtectTests,
-		AllowTestEdits: append(append([]string{}, cfg.Guardrails.AllowTestEdits...), opts.allowTestEdits...),
+		AllowTestEdits: append(append([]string{}, cfg.Guardrails.AllowTestEdits...), absPaths(wd, opts.allowTestEdits)...),
 	}
 	if len(vo.Checks) == 0 {
 		vo.Checks = cfg.Guardrails.Checks
@@ -121,6 +122,22 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		return withCode(ExitNotVerified, nil)
 	}
 	return nil
+}
+
+// absPaths anchors paths given on the command line to the folder chanto
+// runs in (config paths are relative to the project root instead).
+func absPaths(wd string, paths []string) []string {
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real // git reports physical paths
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // printReport prints violations, the failing check's output, then the

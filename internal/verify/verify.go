@@ -64,7 +64,8 @@ type Options struct {
 	// Runner executes every command; nil means an unsandboxed Runner.
 	Runner *run.Runner
 	// ProtectTests turns test protection on; AllowTestEdits exempts paths
-	// (the user's --allow-test-edits).
+	// or globs (the user's --allow-test-edits), relative to the repository
+	// root or absolute.
 	ProtectTests   bool
 	AllowTestEdits []string
 	// Progress, if set, hears "running go test ./... (12s)" about once a
@@ -289,7 +290,7 @@ func (e *engine) protect(rep *Report) error {
 	if !e.opts.ProtectTests || e.src == nil || e.cs.Unknown || len(e.cs.Changed) == 0 {
 		return nil
 	}
-	vs, err := protect.Compare(e.src, DirSource(e.cs.Root), e.cs.Changed, protect.Options{Root: e.cs.Root, AllowEdits: e.opts.AllowTestEdits})
+	vs, err := protect.Compare(e.src, DirSource(e.cs.Root), e.cs.Changed, protect.Options{Root: e.cs.Root, AllowEdits: e.allowEdits()})
 	if err != nil {
 		return fmt.Errorf("test protection: %w", err)
 	}
@@ -299,6 +300,21 @@ func (e *engine) protect(rep *Report) error {
 	}
 	rep.Violations = append(rep.Violations, vs...)
 	return nil
+}
+
+// allowEdits makes absolute --allow-test-edits paths relative to the
+// repository root, as protection compares them; relative ones already are.
+func (e *engine) allowEdits() []string {
+	out := make([]string, 0, len(e.opts.AllowTestEdits))
+	for _, p := range e.opts.AllowTestEdits {
+		if filepath.IsAbs(p) {
+			if rel, err := filepath.Rel(e.cs.Root, p); err == nil && !strings.HasPrefix(rel, "..") {
+				p = rel
+			}
+		}
+		out = append(out, filepath.ToSlash(p))
+	}
+	return out
 }
 
 // plan returns the checks to run: configured ones in the repository root,
