@@ -143,7 +143,7 @@ func (a *javaAnalyzer) method(md *node, class string, inherited []marker, junit3
 		inherited = nil
 	}
 	start := md.line
-	tc := &testCase{name: class + "#" + name, simple: " " + name + "(", line: start, end: lastLine(md, a.src)}
+	tc := &testCase{name: class + "#" + name, simple: " " + name + "(", line: start, end: lastLine(md, a.src), from: md.start, to: md.end}
 	tc.markers = append(append([]marker{}, inherited...), a.annMarkers(anns)...)
 	var head []string
 	for _, an := range anns {

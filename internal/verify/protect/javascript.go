@@ -241,7 +241,7 @@ func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) 
 	if k := a.seen[name]; k > 1 {
 		name += " #" + strconv.Itoa(k)
 	}
-	tc := &testCase{name: name, simple: jc.title, line: c.line, end: lastLine(c, a.src), markers: markers}
+	tc := &testCase{name: name, simple: jc.title, line: c.line, end: lastLine(c, a.src), markers: markers, from: c.start, to: c.end}
 	a.tk.holes = map[*node]string{}
 	for _, r := range jc.rows {
 		if r.kind == "template_string" {
@@ -439,7 +439,7 @@ func isJSLiteral(n *node) bool {
 
 // checker records a top-level helper function for assertion-level checks.
 func (a *jsAnalyzer) checker(fn *node, name string, body *node) {
-	tc := &testCase{name: name, line: fn.line, end: lastLine(fn, a.src)}
+	tc := &testCase{name: name, line: fn.line, end: lastLine(fn, a.src), from: fn.start, to: fn.end}
 	if p := fn.child("parameters"); p != nil {
 		tc.head = a.tk.norm(p)
 	}

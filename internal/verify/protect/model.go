@@ -3,6 +3,7 @@ package protect
 import (
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -37,7 +38,9 @@ type testCase struct {
 	name    string // qualified
 	simple  string // function name or title, searched in comments
 	line    int
-	end     int      // last line
+	end     int // last line
+	from    int // byte range of the whole test, attributes included
+	to      int
 	head    string   // normalized signature, decorators and options
 	stmts   []string // normalized body statements (table rows cut out)
 	isAsrt  []bool   // stmts[i] is an assertion statement
@@ -158,8 +161,36 @@ func analyzePair(lang, p string, b, a []byte) (*fileModel, *fileModel) {
 	if lang == "go" {
 		return build(lang, p, b, parsed{}, span{lo, bhi}), build(lang, p, a, parsed{}, span{lo, ahi})
 	}
-	pb, pa := parsePair(grammarOf(lang), b, a)
-	return build(lang, p, b, pb, span{lo, bhi}), build(lang, p, a, pa, span{lo, ahi})
+	pb, pa := parsePair(grammarOf(lang), b, a, false)
+	bm, am := build(lang, p, b, pb, span{lo, bhi}), build(lang, p, a, pa, span{lo, ahi})
+	if confined(bm, am, lo, bhi, ahi) {
+		return bm, am
+	}
+	// The change reaches beyond one test (a class renamed, a test
+	// deleted, module-level code): analyze both files whole.
+	pb, pa = parsePair(grammarOf(lang), b, a, true)
+	return build(lang, p, b, pb, whole), build(lang, p, a, pa, whole)
+}
+
+// confined reports whether the change lies inside one test or helper that
+// keeps its name on both sides: then every node outside it is identical
+// on both sides and a partial copy is enough.
+func confined(bm, am *fileModel, lo, bhi, ahi int) bool {
+	inside := func(m *fileModel, hi int) string {
+		for _, list := range [][]*testCase{m.tests, m.checkers} {
+			for _, t := range list {
+				if t.from <= lo && hi <= t.to && t.to > t.from {
+					return t.name
+				}
+			}
+		}
+		return ""
+	}
+	if bm.parseErr || am.parseErr {
+		return false
+	}
+	b := inside(bm, bhi)
+	return b != "" && b == inside(am, ahi)
 }
 
 func build(lang, p string, src []byte, pt parsed, sp span) *fileModel {
@@ -243,13 +274,25 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 	if am.shallow {
 		out = append(out, Violation{File: p, Line: 1, Kind: BodyChanged, Message: "file too large for body analysis; only test names were compared"})
 	}
-	cur := make(map[string]*testCase, len(am.checkers))
-	for _, ah := range am.checkers {
-		cur[ah.name] = ah
+	// Helpers pair by name and occurrence; when the count of a name
+	// changed, the pairing is unknown and the helper is left alone.
+	byName := func(list []*testCase) map[string][]*testCase {
+		m := map[string][]*testCase{}
+		for _, t := range list {
+			m[t.name] = append(m[t.name], t)
+		}
+		return m
 	}
-	for _, bh := range bm.checkers {
-		if ah := cur[bh.name]; ah != nil && !sameBody(bh, ah) {
-			out = append(out, compareHelper(p, bm, am, bh, ah)...)
+	bh, ah := byName(bm.checkers), byName(am.checkers)
+	for _, name := range sortedNames(bh) {
+		b, a := bh[name], ah[name]
+		if len(a) != len(b) {
+			continue
+		}
+		for i := range b {
+			if !sameBody(b[i], a[i]) {
+				out = append(out, compareHelper(p, bm, am, b[i], a[i])...)
+			}
 		}
 	}
 	return out
@@ -363,4 +406,13 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func sortedNames(m map[string][]*testCase) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -128,7 +128,7 @@ func (a *pyAnalyzer) isTestCase(def *node) bool {
 }
 
 func (a *pyAnalyzer) test(outer, def *node, decos []*node, name, simple string, inherited []marker) {
-	tc := &testCase{name: name, simple: "def " + simple + "(", line: outer.line, end: lastLine(outer, a.src)}
+	tc := &testCase{name: name, simple: "def " + simple + "(", line: outer.line, end: lastLine(outer, a.src), from: outer.start, to: outer.end}
 	a.tk.holes = map[*node]string{}
 	for _, d := range decos {
 		tc.rows = append(tc.rows, a.paramRows(d)...)

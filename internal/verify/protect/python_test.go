@@ -1,6 +1,7 @@
 package protect
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -100,5 +101,25 @@ func TestPythonBaseUnparsable(t *testing.T) {
 	runEdits(t, []edit{
 		{"honest edit", "tests/test_calc.py", base, base + "\n\ndef test_mul():\n    assert 2 * 3 == 6\n", ""},
 		{"tamper", "tests/test_calc.py", base, sub(base, "assert add(2, 3) == 5", "assert add(2, 3)"), AssertionLoosened},
+	})
+}
+
+// Large files are copied partially; edits that reach beyond one test must
+// still see every test they affect.
+func TestPythonLargeFileStructuralEdits(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import pytest\n\n\nclass TestBig:\n")
+	for i := 0; b.Len() < 40<<10; i++ {
+		fmt.Fprintf(&b, "    def test_case_%d(self):\n        value = compute(%d)\n        assert value == %d\n\n", i, i, 2*i)
+	}
+	b.WriteString("\ndef test_last():\n    for fix in (1, 2):\n        x = fix\n        assert x > 0\n")
+	base := b.String()
+	runEdits(t, []edit{
+		{"class renamed out of collection", "tests/test_big.py", base, sub(base, "class TestBig:", "class Big:"), TestRemoved},
+		{"class skipped", "tests/test_big.py", base, sub(base, "class TestBig:", "@pytest.mark.skip\nclass TestBig:"), SkipAdded},
+		{"last line removed", "tests/test_big.py", base, sub(base, "        assert x > 0\n", ""), AssertionRemoved},
+		{"one test loosened", "tests/test_big.py", base, sub(base, "assert value == 20\n", "assert value\n"), AssertionLoosened},
+		{"new test at end", "tests/test_big.py", base, base + "\n\ndef test_more():\n    assert compute(1) == 2\n", ""},
+		{"comment in middle", "tests/test_big.py", base, sub(base, "        value = compute(7)\n", "        # seven\n        value = compute(7)\n"), ""},
 	})
 }

@@ -78,7 +78,11 @@ func (a *rustAnalyzer) items(body *node, prefix string, inherited []marker) {
 			}
 		case "impl_item":
 			if b := c.child("body"); b != nil {
-				a.items(b, prefix, inherited)
+				typ := ""
+				if t := c.child("type"); t != nil {
+					typ = t.text(a.src) + "::"
+				}
+				a.items(b, prefix+typ, inherited)
 			}
 		}
 		attrs = nil
@@ -139,11 +143,11 @@ func (a *rustAnalyzer) test(fn *node, attrs []*node, prefix string, inherited []
 	if name == "" {
 		return // not copied: outside the change
 	}
-	start := fn.line
+	start, from := fn.line, fn.start
 	if len(attrs) > 0 {
-		start = attrs[0].line
+		start, from = attrs[0].line, attrs[0].start
 	}
-	tc := &testCase{name: prefix + name, simple: "fn " + name + "(", line: start, end: lastLine(fn, a.src)}
+	tc := &testCase{name: prefix + name, simple: "fn " + name + "(", line: start, end: lastLine(fn, a.src), from: from, to: fn.end}
 	tc.markers = append([]marker{}, inherited...)
 	var head []string
 	for _, at := range attrs {

@@ -112,7 +112,7 @@ func copyParsed(g *grammar, tree *ts.Tree, src []byte, sp span) parsed {
 
 // parsePair parses both sides of a changed file: the base in full, the
 // current incrementally from it, copying only what touches the change.
-func parsePair(lang string, b, a []byte) (parsed, parsed) {
+func parsePair(lang string, b, a []byte, full bool) (parsed, parsed) {
 	g := grammars[lang]
 	lo, bhi, ahi := changedSpan(b, a)
 	p := ts.NewParser()
@@ -129,7 +129,11 @@ func parsePair(lang string, b, a []byte) (parsed, parsed) {
 		baseTrees.put(key, bt)
 	}
 	defer bt.Close()
-	bp := copyParsed(g, bt, b, span{lo, bhi})
+	bs, as := span{lo, bhi}, span{lo, ahi}
+	if full {
+		bs, as = whole, whole
+	}
+	bp := copyParsed(g, bt, b, bs)
 	edit := &ts.InputEdit{StartByte: uint(lo), OldEndByte: uint(bhi), NewEndByte: uint(ahi),
 		StartPosition: point(b, lo), OldEndPosition: point(b, bhi), NewEndPosition: point(a, ahi)}
 	bt.Edit(edit)
@@ -138,7 +142,7 @@ func parsePair(lang string, b, a []byte) (parsed, parsed) {
 		return bp, parsed{bad: true}
 	}
 	defer at.Close()
-	return bp, copyParsed(g, at, a, span{lo, ahi})
+	return bp, copyParsed(g, at, a, as)
 }
 
 // changedSpan returns the start of the first difference and the ends of
