@@ -127,11 +127,14 @@ func setStats(src string, g *goGraph) {
 	lastGoStats = GoGraphStats{Source: src, Packages: len(g.Packages)}
 }
 
+// goGraphFormat changes when goGraph does, so old cache files are not read.
+const goGraphFormat = "go-graph-v2"
+
 // goGraphKey hashes what the package graph depends on.
 func goGraphKey(dir string) string {
 	h := sha256.New()
 	abs, _ := filepath.Abs(dir)
-	fmtKey(h, "dir", abs, runtime.Version(), os.Getenv("GOFLAGS"), os.Getenv("GOOS"),
+	fmtKey(h, goGraphFormat, abs, runtime.Version(), os.Getenv("GOFLAGS"), os.Getenv("GOOS"),
 		os.Getenv("GOARCH"), os.Getenv("CGO_ENABLED"), os.Getenv("GOWORK"))
 	for _, name := range []string{"go.mod", "go.sum", "go.work"} {
 		data, _ := os.ReadFile(filepath.Join(dir, name))
@@ -186,52 +189,72 @@ func goHeader(file string) string {
 	return head
 }
 
-// goFileReaders finds, per test package, the module folders its test files
-// name through relative paths that leave the package ("../x/testdata").
-// Those tests depend on files no import shows.
-func goFileReaders(dir string, g *goGraph) map[string][]string {
-	out := map[string][]string{}
+// goTestScan is what the test sources of each package show beyond their
+// imports.
+type goTestScan struct {
+	// readers maps a test package to the module paths its tests name
+	// through relative paths that leave the package ("../x/testdata").
+	readers map[string][]string
+	// buildsGo marks test packages whose sources run the go command
+	// (exec.Command("go", "build", ...), testenv.GoToolPath).
+	buildsGo map[string]bool
+}
+
+// scanGoTests reads every test file of the module once.
+func scanGoTests(dir string, g *goGraph) goTestScan {
+	scan := goTestScan{readers: map[string][]string{}, buildsGo: map[string]bool{}}
 	for _, p := range g.Packages {
 		if p.TestFiles == 0 {
 			continue
 		}
 		set := map[string]bool{}
 		for _, f := range p.Files {
-			if strings.HasSuffix(f, "_test.go") {
-				for _, d := range relativeReads(filepath.Join(dir, filepath.FromSlash(p.Rel), f), p.Rel) {
-					set[d] = true
-				}
+			if !strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			reads, builds := scanGoTestFile(filepath.Join(dir, filepath.FromSlash(p.Rel), f), p.Rel)
+			for _, d := range reads {
+				set[d] = true
+			}
+			if builds {
+				scan.buildsGo[p.ImportPath] = true
 			}
 		}
 		if len(set) > 0 {
-			out[p.ImportPath] = sortedKeys(set)
+			scan.readers[p.ImportPath] = sortedKeys(set)
 		}
 	}
-	return out
+	return scan
 }
 
-// relativeReads scans a Go file's string literals for paths that climb out
-// of the package folder pkgRel and returns them relative to the module
-// root. A bare ".." (as in filepath.Join("..", "x")) stands for the whole
-// parent folder.
-func relativeReads(file, pkgRel string) []string {
+// scanGoTestFile scans a Go test file's tokens. It returns the paths its
+// string literals name that climb out of the package folder pkgRel,
+// relative to the module root (a bare "..", as in filepath.Join("..", "x"),
+// stands for the whole parent folder), and whether it runs the go command.
+func scanGoTestFile(file, pkgRel string) (out []string, buildsGo bool) {
 	src, err := os.ReadFile(file)
-	if err != nil || !strings.Contains(string(src), "..") {
-		return nil
+	if err != nil {
+		return nil, false
 	}
 	var s scanner.Scanner
 	fset := token.NewFileSet()
 	s.Init(fset.AddFile(file, -1, len(src)), src, nil, 0)
-	var out []string
 	for {
 		_, tok, lit := s.Scan()
 		if tok == token.EOF {
-			return out
+			return out, buildsGo
+		}
+		if tok == token.IDENT && (lit == "GoToolPath" || lit == "GoTool") {
+			buildsGo = true
 		}
 		if tok != token.STRING {
 			continue
 		}
 		v, err := strconv.Unquote(lit)
+		if err == nil && (v == "go" || strings.HasPrefix(v, "go build") || strings.HasPrefix(v, "go run") ||
+			strings.HasPrefix(v, "go install")) {
+			buildsGo = true
+		}
 		if err != nil || !(v == ".." || strings.HasPrefix(v, "../")) {
 			continue
 		}

@@ -42,9 +42,12 @@ type goPkg struct {
 	// Deps are the module packages the package itself links (kept for main
 	// packages, whose tests-by-execution depend on them).
 	Deps []string `json:"deps,omitempty"`
-	// RunsPrograms is set when its tests import os/exec or a script-test
-	// harness: they may build and run the module's commands.
-	RunsPrograms bool `json:"runsPrograms,omitempty"`
+	// Harness is set when its tests import a script-test harness
+	// (testscript): they build and run the module's commands.
+	Harness bool `json:"harness,omitempty"`
+	// ExecImport is set when its tests import os/exec; with a `go` command
+	// in their source (go build, go run) they run the module's programs.
+	ExecImport bool `json:"execImport,omitempty"`
 }
 
 // goListFields are the fields requested from go list; the rest of its
@@ -53,9 +56,9 @@ const goListFields = "ImportPath,Name,Dir,ForTest,Module,Deps,TestImports,XTestI
 	"GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles,IgnoredGoFiles," +
 	"TestGoFiles,XTestGoFiles,TestEmbedFiles,XTestEmbedFiles"
 
-// programRunners are imports that let a test run the module's own programs.
+// programRunners are script-test harnesses that build and run the
+// module's own programs.
 var programRunners = map[string]bool{
-	"os/exec": true,
 	"github.com/rogpeppe/go-internal/testscript": true,
 	"rsc.io/script":                              true,
 	"rsc.io/script/scripttest":                   true,
@@ -137,9 +140,8 @@ func parseGoList(rd io.Reader, dir string) (*goGraph, error) {
 		}
 		gp.TestFiles = len(p.TestGoFiles) + len(p.XTestGoFiles)
 		for _, ip := range append(append([]string{}, p.TestImports...), p.XTestImports...) {
-			if programRunners[ip] {
-				gp.RunsPrograms = true
-			}
+			gp.Harness = gp.Harness || programRunners[ip]
+			gp.ExecImport = gp.ExecImport || ip == "os/exec"
 		}
 		if p.Name == "main" {
 			gp.Deps = localDeps(p.Deps, local)
@@ -202,12 +204,12 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	if tests <= MinTestFiles {
 		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
 	}
-	readers := goFileReaders(in.Check.Dir, g)
-	plan, reason := planGo(g, in, readers)
+	scan := scanGoTests(in.Check.Dir, g)
+	plan, reason := planGo(g, in, scan.readers)
 	if reason != "" {
 		return fullSelection(in.Check, reason), nil
 	}
-	widened := plan.widen(g, readers)
+	widened := plan.widen(g, scan)
 	if f := plan.uncovered(toSet(in.Added)); f != "" {
 		return fullSelection(in.Check, f+" has no related tests"), nil
 	}
@@ -361,7 +363,7 @@ func (pl *goPlan) coveredByTests(ip string) bool {
 // widen adds tests that depend on the change without importing it: tests
 // that run the module's programs, and tests that read other packages'
 // folders. It returns the notes for the evidence.
-func (pl *goPlan) widen(g *goGraph, readers map[string][]string) []string {
+func (pl *goPlan) widen(g *goGraph, scan goTestScan) []string {
 	var notes []string
 	var affectedMains []*goPkg
 	for _, p := range g.Packages {
@@ -374,14 +376,14 @@ func (pl *goPlan) widen(g *goGraph, readers map[string][]string) []string {
 		if p.TestFiles == 0 {
 			continue
 		}
-		if len(affectedMains) > 0 && p.RunsPrograms {
+		if len(affectedMains) > 0 && (p.Harness || p.ExecImport && scan.buildsGo[p.ImportPath]) {
 			pl.coverMains(affectedMains)
 			if !pl.selected[p.ImportPath] {
 				pl.selected[p.ImportPath] = true
 				notes = append(notes, goTarget(p.Rel)+": its tests run the project's programs")
 			}
 		}
-		for _, f := range readFiles(readers[p.ImportPath], pl.allChanged) {
+		for _, f := range readFiles(scan.readers[p.ImportPath], pl.allChanged) {
 			pl.covered[f] = true
 			if !pl.selected[p.ImportPath] {
 				pl.selected[p.ImportPath] = true

@@ -36,6 +36,10 @@ func goModule(t *testing.T) string {
 		"reader/r.go":       "package reader\n",
 		"reader/r_test.go":  "package reader\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestR(t *testing.T) { _, _ = os.ReadFile(\"../d/testdata/in.txt\") }\n",
 		"README.md":         "# m\n",
+		"shell/sh.go":       "package shell\n",
+		"shell/sh_test.go":  "package shell\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestSh(t *testing.T) { _ = exec.Command(\"bash\", \"-c\", \"true\") }\n",
+		"harness/h.go":      "package harness\n",
+		"harness/h_test.go": "package harness\n\nimport (\n\t\"testing\"\n\n\t\"github.com/rogpeppe/go-internal/testscript\"\n)\n\nfunc TestScripts(t *testing.T) { testscript.Run(t, testscript.Params{Dir: \"testdata\"}) }\n",
 		"notest/n.go":       "package notest\n",
 		"nested/go.mod":     "module example.com/nested\n\ngo 1.22\n",
 		"nested/n.go":       "package nested\n",
@@ -59,13 +63,13 @@ func TestGoSelection(t *testing.T) {
 		reason  string
 	}{
 		{"plain, external and test-only importers; program runners widened",
-			[]string{"a/a.go"}, nil, "go test ./a ./b ./c ./e2e", ""},
+			[]string{"a/a.go"}, nil, "go test ./a ./b ./c ./e2e ./harness", ""},
 		{"external test package importing a test-only dependency",
 			[]string{"c/c.go"}, nil, "go test ./c ./x", ""},
 		{"changed test file selects its own package",
 			[]string{"b/b_test.go"}, nil, "go test ./b", ""},
 		{"program change reaches tests that run programs",
-			[]string{"cmd/tool/main.go"}, nil, "go test ./e2e", ""},
+			[]string{"cmd/tool/main.go"}, nil, "go test ./e2e ./harness", ""},
 		{"testdata read by another package through a relative path",
 			[]string{"d/testdata/in.txt"}, nil, "go test ./d ./reader", ""},
 		{"deleted file still maps to its package",
@@ -103,7 +107,7 @@ func TestGoWidenedReason(t *testing.T) {
 	setHome(t)
 	dir := goModule(t)
 	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
-	want := "related to your changes (including ./e2e: its tests run the project's programs)"
+	want := "related to your changes (including ./e2e: its tests run the project's programs; ./harness: its tests run the project's programs)"
 	if sel.Reason != want {
 		t.Fatalf("reason = %q, want %q", sel.Reason, want)
 	}
@@ -180,7 +184,7 @@ func TestGoGraphCache(t *testing.T) {
 	if s := LastGoGraphStats().Source; s != "go list" {
 		t.Fatalf("after an import edit: %q, want go list", s)
 	}
-	wantNarrow(t, sel, "go test ./a ./b ./c ./d ./e2e")
+	wantNarrow(t, sel, "go test ./a ./b ./c ./d ./e2e ./harness")
 }
 
 // The narrowed command is one go test accepts and it runs the selected
