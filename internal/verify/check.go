@@ -191,6 +191,9 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		cr.NotFound = missingProgram(text)
 	}
 	cr.NoTests = !res.TimedOut && cr.NotFound == "" && o.tests == 0 && len(o.failures) == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))
+	if c.Runner == detect.GoVet && strings.Contains(text, "no packages to vet") {
+		cr.NoTests = true // a module without a single package
+	}
 	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == ""
 	return cr, nil
 }

@@ -55,6 +55,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatLimit(e.opts.Timeout))
 	case last.Refused:
 		return NotVerified, fmt.Sprintf("%s%s was refused.", nv, cmd)
+	case last.NoTests && last.check.Runner == "go-vet":
+		return NotVerified, fmt.Sprintf("%s%s found no Go packages; %s.", nv, cmd, noTestsHint)
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s.", nv, cmd, noTestsHint)
 	case !last.Passed:
