@@ -128,7 +128,7 @@ func setStats(src string, g *goGraph) {
 }
 
 // goGraphFormat changes when goGraph does, so old cache files are not read.
-const goGraphFormat = "go-graph-v2"
+const goGraphFormat = "go-graph-v3"
 
 // goGraphKey hashes what the package graph depends on.
 func goGraphKey(dir string) string {
