@@ -47,7 +47,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		kind = "copy"
 		br, note, err = e.copyBaseline(ctx, last.check, sel, label)
 	} else {
-		br, err = e.putbackBaseline(ctx, last.check, sel, label)
+		br, note, err = e.putbackBaseline(ctx, last.check, sel, label)
 	}
 	if err != nil {
 		return err
@@ -108,25 +108,39 @@ func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttes
 		return CheckRun{}, "", err
 	}
 	c.Dir = filepath.Join(dir, rel)
+	if _, err := os.Stat(c.Dir); err != nil {
+		return CheckRun{}, "the project did not exist at the base", nil
+	}
 	br, err := e.execute(ctx, c, sel, label)
+	if err != nil && ctx.Err() == nil {
+		return CheckRun{}, "the baseline could not run: " + err.Error(), nil
+	}
 	return br, "", err
 }
 
 // putbackBaseline runs the selection with the changed files put back to
 // their base version, crash-safely, then restores them.
-func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
+func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, string, error) {
 	files, err := e.baseFiles(ctx)
 	if err != nil {
-		return CheckRun{}, err
+		return CheckRun{}, "", err
 	}
 	var br CheckRun
+	note := ""
 	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
 		func(ctx context.Context) error {
+			if _, err := os.Stat(c.Dir); err != nil {
+				note = "the project did not exist at the base"
+				return nil
+			}
 			var err error
 			br, err = e.execute(ctx, c, sel, label)
+			if err != nil && ctx.Err() == nil {
+				note, err = "the baseline could not run: "+err.Error(), nil
+			}
 			return err
 		})
-	return br, err
+	return br, note, err
 }
 
 // baseFiles reads the base version of every changed file.

@@ -99,3 +99,30 @@ func TestFormatDuration(t *testing.T) {
 		t.Errorf("limit: %q", got)
 	}
 }
+
+// TestRunNewProjectBaseline: a project the change adds has no base to run
+// in; its failures are new and the report says why no baseline ran.
+func TestRunNewProjectBaseline(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("GOFLAGS", "-mod=mod")
+	dir := gitRepo(t)
+	put(t, dir, "README.md", "hi\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	put(t, dir, "svc/go.mod", "module example.com/svc\n\ngo 1.22\n")
+	put(t, dir, "svc/svc_test.go", "package svc\n\nimport \"testing\"\n\nfunc TestNew(t *testing.T) { t.Fatal(\"new\") }\n")
+	rep, err := Run(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "⚠ Not verified: cd svc && go test ./... failed: TestNew."; rep.Evidence != want {
+		t.Fatalf("evidence = %q, want %q", rep.Evidence, want)
+	}
+	b := rep.Checks[len(rep.Checks)-1].Baseline
+	if b == nil || b.Ran || b.Note != "the project did not exist at the base" {
+		t.Errorf("baseline = %+v", b)
+	}
+	if len(rep.NewFailures) != 1 || len(rep.AlreadyFailing) != 0 {
+		t.Errorf("new %v, already %v", rep.NewFailures, rep.AlreadyFailing)
+	}
+}
