@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,10 @@ func TestRealWorld(t *testing.T) {
 		t.Skip("set PROTECT_REALWORLD to directories holding real test files")
 	}
 	per := map[string]int{}
-	const max = 150
+	max := 150
+	if n, err := strconv.Atoi(os.Getenv("PROTECT_REALWORLD_MAX")); err == nil {
+		max = n
+	}
 	for _, dir := range filepath.SplitList(dirs) {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
