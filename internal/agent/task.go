@@ -173,7 +173,7 @@ func (a *Agent) subagent(typ, callID string, maxTurns int) (*Agent, error) {
 		Provider:      a.opts.Provider,
 		Model:         a.opts.Model,
 		Tools:         subagentTools(a.opts.Tools, typ),
-		Env:           &tool.Env{Root: a.opts.Env.Root, Runner: a.opts.Env.Runner},
+		Env:           a.opts.Env.Fork(),
 		Sink:          subagentSink{parent: a.opts.Sink, toolID: callID, turn: a.turn},
 		SessionID:     a.opts.SessionID,
 		System:        system,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -391,5 +392,32 @@ func TestQuoteLastKeepsTheTailWhole(t *testing.T) {
 	}
 	if quoteLast(nil) != "" {
 		t.Fatal("quoteLast of no messages is not empty")
+	}
+}
+
+func TestSubagentCdStaysInTheSubagent(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := `call task {"description":"d","prompt":"go to sub"}
+---
+call bash {"command":"cd sub && pwd"}
+---
+expect /sub
+say I am in sub.
+---
+call bash {"command":"pwd"}
+---
+expect-not /sub
+say done
+`
+	a := newAgent(t, s, &recorder{}, func(o *Options) {
+		o.Env = &tool.Env{Root: root, Runner: &run.Runner{}}
+		o.Tools = append(tool.Builtin(), Task{})
+	})
+	if out, err := a.Run(context.Background(), "go"); err != nil || out.Answer != "done" {
+		t.Fatalf("out = %+v, err = %v", out, err)
 	}
 }

@@ -47,6 +47,13 @@ type Env struct {
 	reads map[string]readRecord // what the model last read, for write's staleness check
 }
 
+// Fork returns the Env of a subagent: the same project and runner (and
+// anything else added above the lock), with its own working directory and
+// read records, so its cd and reads do not leak into the parent's.
+func (e *Env) Fork() *Env {
+	return &Env{Root: e.Root, Runner: e.Runner}
+}
+
 type readRecord struct {
 	hash [32]byte
 }
