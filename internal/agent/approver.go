@@ -60,6 +60,9 @@ func (a *PolicyApprover) Decide(name string, input json.RawMessage) policy.Decis
 	if d.Verdict != policy.Allow && !strings.Contains(d.Reason, " refused") {
 		d.Reason = fmt.Sprintf("%s refused: %s", name, d.Reason)
 	}
+	if d.Verdict == policy.Deny && d.Rule == "mode:"+policy.ModePlan {
+		d.Reason += "; plan mode runs read-only tools only (rerun with --permission-mode default plus an allow rule, or --permission-mode bypass, to let it run)"
+	}
 	return d
 }
 

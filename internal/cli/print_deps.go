@@ -33,16 +33,19 @@ func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) 
 
 func builtinTools() []tool.Tool { return tool.Builtin() }
 
-// newRunner is how the model's commands run: the environment without
-// secrets (provider keys named explicitly). The sandbox plugs in here.
+// newRunner is how every command runs — the model's, the gate's checks,
+// hooks: the environment without secrets (provider keys named
+// explicitly), the sandbox, and the permission check on gate checks
+// (safety.go).
 func newRunner(cfg config.Config, root string) (*run.Runner, error) {
-	return &run.Runner{PassEnv: cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(cfg)}, nil
+	return safeRunner(cfg, root)
 }
 
-// newApprover decides which tool calls run in print mode. The stand-in
-// refuses what would need asking; the permission policy replaces it here.
+// newApprover decides which tool calls run in print mode: the
+// pre_tool_use hooks, then the permission policy, where "ask" is a
+// refusal naming the rule to add (safety.go).
 func newApprover(cfg config.Config, root string) (agent.Approver, error) {
-	return agent.ModeApprover{Mode: cfg.Permissions.Mode, Lockdown: cfg.Permissions.Lockdown}, nil
+	return safeApprover(cfg, root)
 }
 
 // printSession is the transcript of a print-mode run.
