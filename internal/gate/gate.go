@@ -141,7 +141,7 @@ func (p *Policy) AfterTool(ctx context.Context, st *agent.TurnState, call llm.Pa
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	p.refresh(ctx, t)
+	p.refresh(ctx, t, false)
 	var notes []string
 	if call.Name == "bash" {
 		p.recordRun(t, call, res, st)
@@ -168,7 +168,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 		}
 		return agent.Accept()
 	}
-	p.refresh(ctx, t)
+	p.refresh(ctx, t, true)
 	if p.opts.ProtectTests {
 		if d, stop := p.protectGate(t, st); stop {
 			return d
@@ -187,9 +187,14 @@ func (p *Policy) turn() *turn {
 }
 
 // refresh recomputes the change set and bumps the version when the tree's
-// content moved.
-func (p *Policy) refresh(ctx context.Context, t *turn) {
-	c, err := t.snap.Changes(ctx)
+// content moved. After a tool call the snapshot's watcher narrows the work
+// to the touched paths; the final answer always gets a full scan.
+func (p *Policy) refresh(ctx context.Context, t *turn, full bool) {
+	changes := t.snap.Changes
+	if full {
+		changes = t.snap.Rescan
+	}
+	c, err := changes(ctx)
 	if err != nil {
 		return
 	}

@@ -45,6 +45,13 @@ type Snapshot struct {
 	seen  map[string]entry // path → last observed state, to skip rehashing
 	kept  int
 	spill string // temp folder for originals past maxKept
+
+	// w, when set, tells which paths may have changed since the last
+	// check; last is that check's result.
+	w        *watcher
+	last     Change
+	haveLast bool
+	scans    int // full scans so far (tests)
 }
 
 type entry struct {
@@ -127,7 +134,21 @@ func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
 		}
 		s.base[p] = e
 	}
+	s.watch(paths)
 	return s, nil
+}
+
+// watch starts the inotify watcher; without it every check is a full scan.
+func (s *Snapshot) watch(paths []string) {
+	w, err := newWatcher(s.root)
+	if err != nil {
+		return
+	}
+	if err := w.add(paths); err != nil {
+		w.close()
+		return
+	}
+	s.w = w
 }
 
 // Root is the folder the snapshot was taken of.
@@ -177,14 +198,44 @@ func (s *Snapshot) ReadFile(path string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// Changes compares the current tree with the snapshot.
+// Changes compares the current tree with the snapshot. When the watcher
+// can say which paths were touched since the last check, only those are
+// looked at; otherwise the whole tree is scanned (see Rescan).
 func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
+	s.mu.Lock()
+	if s.w != nil && s.haveLast {
+		if paths, ok := s.w.drain(); ok {
+			c, err := s.update(ctx, paths)
+			s.mu.Unlock()
+			if err == nil {
+				return c, nil
+			}
+			return s.Rescan(ctx)
+		}
+	}
+	s.mu.Unlock()
+	return s.Rescan(ctx)
+}
+
+// Rescan compares the whole current tree with the snapshot, whatever the
+// watcher says: the check a turn's final answer relies on.
+func (s *Snapshot) Rescan(ctx context.Context) (Change, error) {
+	if s.w != nil {
+		s.w.drain() // events before this scan are covered by it
+	}
+	s.scans++
 	paths, err := s.list(ctx)
 	if err != nil {
 		return Change{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.w != nil {
+		if err := s.w.add(paths); err != nil {
+			s.w.close()
+			s.w = nil
+		}
+	}
 	var c Change
 	present := make(map[string]bool, len(paths))
 	infos := lstatAll(s.root, paths)
@@ -194,29 +245,9 @@ func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
 			continue
 		}
 		present[p] = true
-		base, existed := s.base[p]
-		if !existed {
+		if _, existed := s.base[p]; !existed {
 			c.Added = append(c.Added, p)
-			continue
-		}
-		st := stampOf(fi)
-		if st == base.st {
-			continue
-		}
-		if seen, ok := s.seen[p]; ok && seen.st == st {
-			if seen.id != base.id || seen.mode != base.mode {
-				c.Modified = append(c.Modified, p)
-			}
-			continue
-		}
-		data, err := readEntry(s.root, p, fi)
-		if err != nil {
-			c.Modified = append(c.Modified, p)
-			continue
-		}
-		now := entry{id: blobID(data), mode: fi.Mode(), st: st}
-		s.seen[p] = now
-		if now.id != base.id || now.mode != base.mode {
+		} else if s.differs(p, fi) {
 			c.Modified = append(c.Modified, p)
 		}
 	}
@@ -228,11 +259,15 @@ func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
 	slices.Sort(c.Modified)
 	slices.Sort(c.Added)
 	slices.Sort(c.Deleted)
-	return c, nil
+	s.last, s.haveLast = c, true
+	return c.clone(), nil
 }
 
-// Close removes spilled originals.
+// Close stops the watcher and removes spilled originals.
 func (s *Snapshot) Close() error {
+	if s.w != nil {
+		s.w.close()
+	}
 	if s.spill == "" {
 		return nil
 	}

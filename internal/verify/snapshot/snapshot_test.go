@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -183,5 +184,63 @@ func TestDigestAndMaterialize(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b.go")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("b.go was deleted before the turn; the copy has it (%v)", err)
+	}
+}
+
+// The watcher's answer must equal a full scan's, and a change check with
+// only file-level edits must not need a full scan.
+func TestWatcherMatchesRescan(t *testing.T) {
+	ctx := context.Background()
+	root := gitRepo(t)
+	write(t, root, ".gitignore", "build/\n*.log\n")
+	git(t, root, "add", ".gitignore")
+	git(t, root, "commit", "-qm", "ignore logs")
+	s, err := Take(ctx, &run.Runner{}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.w == nil {
+		t.Skip("inotify is not available here")
+	}
+	if _, err := s.Changes(ctx); err != nil { // the first check scans
+		t.Fatal(err)
+	}
+	scans := s.scans
+	steps := []func(){
+		func() { write(t, root, "a.go", "package a // 1\n") },
+		func() { write(t, root, "new.go", "package a\n") },
+		func() { write(t, root, "debug.log", "ignored\n") },
+		func() { os.Remove(filepath.Join(root, "b.go")) },
+		func() {
+			os.Rename(filepath.Join(root, "dir with space/ü.txt"), filepath.Join(root, "dir with space/v.txt"))
+		},
+		func() { os.Chmod(filepath.Join(root, "keep.txt"), 0o755) },
+		func() { write(t, root, "a.go", "package a\n") }, // back to the original
+		func() {}, // nothing at all
+	}
+	for i, step := range steps {
+		step()
+		fast, err := s.Changes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.scans != scans {
+			t.Fatalf("step %d: a file-level edit needed a full scan", i)
+		}
+		full, err := s.Rescan(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scans = s.scans
+		if !reflect.DeepEqual(fast, full) {
+			t.Fatalf("step %d: watcher says %+v, scan says %+v", i, fast, full)
+		}
+	}
+	// A new folder is beyond the watcher: the next check scans.
+	write(t, root, "pkg/new.go", "package pkg\n")
+	c, _ := s.Changes(ctx)
+	if s.scans == scans || !slices.Contains(c.Added, "pkg/new.go") {
+		t.Fatalf("new folder: scans %d→%d, added %v", scans, s.scans, c.Added)
 	}
 }
