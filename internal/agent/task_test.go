@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
 	"github.com/chanto-dev/chanto/internal/run"
@@ -419,5 +420,48 @@ say done
 	})
 	if out, err := a.Run(context.Background(), "go"); err != nil || out.Answer != "done" {
 		t.Fatalf("out = %+v, err = %v", out, err)
+	}
+}
+
+// With the permission policy in default mode, starting a subagent needs no
+// approval (it is read-only in itself), an explore subagent reads freely,
+// and a general-purpose subagent's command is refused as the parent's would be.
+func TestSubagentUnderThePermissionPolicy(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pa, err := NewPolicyApprover(config.Permissions{Mode: ModeDefault}, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := `call task {"description":"look","prompt":"read a.txt","subagent_type":"explore"}
+---
+call read {"path":"a.txt"}
+---
+expect hello
+say a.txt says hello
+---
+expect a.txt says hello
+call task {"description":"clean","prompt":"delete a.txt"}
+---
+call bash {"command":"rm a.txt"}
+---
+expect bash refused
+say I may not run commands here.
+---
+expect I may not run commands here.
+say done
+`
+	a := newAgent(t, s, &recorder{}, func(o *Options) {
+		o.Env = &tool.Env{Root: root, Runner: &run.Runner{}}
+		o.Tools = append(tool.Builtin(), Task{})
+		o.Approver = pa
+	})
+	if out, err := a.Run(context.Background(), "go"); err != nil || out.Answer != "done" {
+		t.Fatalf("out = %+v, err = %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "a.txt")); err != nil {
+		t.Fatalf("a.txt: %v", err)
 	}
 }
