@@ -84,7 +84,7 @@ func compareAsserts(bm, am *fileModel, bt, at *testCase, add addFunc) {
 		case a.fn == r.fn && a.subject == r.subject && a.expected != r.expected:
 			add(ExpectedChanged, a.line, before, after, "expected value changed; "+Instruction)
 		case a.fn != r.fn && a.strength == r.strength && a.subject == r.subject:
-			add(AssertionLoosened, a.line, before, after, "assertion replaced by a different check; "+Instruction)
+			add(BodyChanged, a.line, before, after, "assertion replaced by a different check of the same strength; "+Instruction)
 		default:
 			add(BodyChanged, a.line, before, after, "assertion changed; "+Instruction)
 		}

@@ -424,8 +424,8 @@ func (g *goAnalyzer) ifAssert(fn string, c *ast.CallExpr, stack []ast.Node) asse
 		}
 		a.subject, a.expected = init+l, r
 		a.fn += " " + b.Op.String()
-		if r == "nil" {
-			a.strength = strengthTruthy
+		if r == "nil" || (b.Op != token.NEQ && b.Op != token.EQL) {
+			a.strength = strengthTruthy // existence or a range, not a value
 		}
 	} else {
 		a.strength = strengthTruthy

@@ -49,6 +49,7 @@ func jsCases(f, base string) []edit {
 		{"quotes semicolons commas", f, base, sub(base, `expect(add(2, 3)).toBe(5);`, `expect(add(2, 3)).toBe(5) // five`, `["42", 42],`, `['42', 42]`, `toThrow("empty input")`, `toThrow('empty input')`), ""},
 		{"reindent", f, base, strings.ReplaceAll(base, "  ", "    "), ""},
 		{"crlf", f, base, strings.ReplaceAll(base, "\n", "\r\n"), ""},
+		{"prettier arrow parens", f, base, sub(base, "expect(() => parse(\"\")).toThrow(\"empty input\")", "expect((() => parse(\"\"))).toThrow(\"empty input\")"), ""},
 		{"helper renamed", f, base, strings.ReplaceAll(base, "dbl(", "doubleIt("), ""},
 		{"helper body", f, base, sub(base, "return x * 2;", "return x + x;"), ""},
 		{"new file", "test/other.test.js", "-", base, ""},

@@ -346,6 +346,9 @@ func (a *pyAnalyzer) assertStmt(n *node, g int) assertion {
 		return as
 	}
 	e := named[0]
+	for e.kind == "parenthesized_expression" && len(e.namedChildren()) == 1 {
+		e = e.namedChildren()[0]
+	}
 	as.text = "assert " + a.tk.norm(e)
 	as.subject = a.tk.norm(e)
 	switch e.kind {
@@ -369,8 +372,8 @@ func (a *pyAnalyzer) assertStmt(n *node, g int) assertion {
 		if strings.Contains(opText, "is not") && (as.expected == "None") {
 			as.strength = strengthTruthy
 		}
-		if strings.Contains(opText, "!=") {
-			as.strength = strengthTruthy
+		if op := strings.TrimSpace(opText); op == "!=" || op == "<" || op == ">" || op == "<=" || op == ">=" {
+			as.strength = strengthTruthy // a range, not a value
 		}
 	case "true", "integer", "string":
 		as.strength = strengthTrivial

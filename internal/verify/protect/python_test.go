@@ -50,6 +50,7 @@ func TestPythonEdits(t *testing.T) {
 		{"docstring edit", f, pyBase, sub(pyBase, `"""Adding small numbers."""`, `"""Add two small numbers."""`), ""},
 		{"trailing comma and reindent", f, pyBase, sub(pyBase, "    (\"42\", 42),\n])", "    (\"42\", 42)\n])"), ""},
 		{"crlf", f, pyBase, strings.ReplaceAll(pyBase, "\n", "\r\n"), ""},
+		{"black wraps assert in parens", f, pyBase, sub(pyBase, "    assert add(2, 3) == 5\n", "    assert (\n        add(2, 3)\n        == 5\n    )\n"), ""},
 		{"helper renamed", f, pyBase, strings.ReplaceAll(pyBase, "make(", "build("), ""},
 		{"new file", "tests/test_new.py", "-", pyBase, ""},
 		{"non-test file", "calc.py", "def add(a, b):\n    return a + b\n", "def add(a, b):\n    return b + a\n", ""},

@@ -289,6 +289,15 @@ func (t *tokenizer) tokens(n *node, out []string) []string {
 	if h, ok := t.holes[n]; ok {
 		return append(out, h)
 	}
+	if inner := redundantParens(n); inner != nil {
+		return t.tokens(inner, out)
+	}
+	if n.kind == "formal_parameters" && n.parent != nil && n.parent.kind == "arrow_function" {
+		// Prettier writes x => … as (x) => …
+		if named := n.namedChildren(); len(named) == 1 && named[0].kind == "identifier" {
+			return t.tokens(named[0], out)
+		}
+	}
 	if t.unifyQuotes && (n.kind == "string" || n.kind == "string_literal") {
 		return append(out, unquote(n.text(t.src)))
 	}
@@ -354,4 +363,30 @@ func stringValue(n *node, src []byte) string {
 	s = strings.TrimPrefix(strings.TrimSuffix(s, `"""`), `"""`)
 	s = strings.Trim(s, "\"`")
 	return s
+}
+
+// redundantParens returns the expression inside parentheses that cannot
+// change precedence (around a whole assert, statement, return value or
+// right-hand side, as black and prettier add them when wrapping lines).
+func redundantParens(n *node) *node {
+	if n.kind != "parenthesized_expression" || n.parent == nil {
+		return nil
+	}
+	switch n.parent.kind {
+	case "assert_statement", "expression_statement", "return_statement", "assignment", "parenthesized_expression",
+		"variable_declarator", "assignment_expression", "arguments", "argument_list":
+	default:
+		return nil
+	}
+	named := n.namedChildren()
+	if len(named) != 1 || named[0].kind == "generator_expression" {
+		return nil
+	}
+	if n.parent.kind == "arguments" || n.parent.kind == "argument_list" {
+		// f((a, b)) passes a tuple in Python; only unwrap lone arguments.
+		if len(n.parent.namedChildren()) != 1 || named[0].kind == "tuple" || named[0].kind == "sequence_expression" {
+			return nil
+		}
+	}
+	return named[0]
 }
