@@ -27,6 +27,9 @@ import (
 // is told the configuration is trusted.
 const hooksFromLoadedConfig = true
 
+// sandboxOptions lets tests point the sandbox at a missing bubblewrap.
+var sandboxOptions []sandbox.Option
+
 // safeRunner builds the runner every command goes through: the scrubbed
 // environment, the sandbox unless [sandbox] mode (or --sandbox) is "off",
 // and, for checks, the same permission policy and pre_tool_use hooks as a
@@ -36,7 +39,7 @@ const hooksFromLoadedConfig = true
 func safeRunner(cfg config.Config, root string) (*run.Runner, error) {
 	r := &run.Runner{PassEnv: cfg.Secrets.PassEnv, ScrubExtra: providerKeyEnvs(cfg)}
 	if cfg.Sandbox.Mode != sandbox.ModeOff {
-		sb, err := sandbox.New(cfg.Sandbox, config.FindProjectRoot(root))
+		sb, err := sandbox.New(cfg.Sandbox, config.FindProjectRoot(root), sandboxOptions...)
 		if err != nil {
 			return nil, err
 		}

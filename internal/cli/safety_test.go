@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/sandbox"
+	"github.com/chanto-dev/chanto/internal/tool"
+)
+
+// When the sandbox cannot be set up, the model's commands and the gate's
+// checks are refused with the how-to-fix message; nothing runs unconfined.
+func TestSandboxUnavailableRefusesCommands(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	sandboxOptions = []sandbox.Option{sandbox.WithBwrapPath("/nonexistent/bwrap")}
+	defer func() { sandboxOptions = nil }()
+	dir := t.TempDir()
+	cfg := config.Default()
+	r, err := newRunner(cfg, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(dir, "ran")
+	in, _ := json.Marshal(map[string]string{"command": "touch " + marker})
+	_, err = tool.Bash{}.Run(context.Background(), &tool.Env{Root: dir, Runner: r}, in)
+	if err == nil || !strings.Contains(err.Error(), "install bubblewrap") {
+		t.Fatalf("bash: err = %v, want the sandbox's how-to-fix message", err)
+	}
+	_, err = r.Run(context.Background(), run.Spec{Shell: "touch " + marker, Dir: dir, Purpose: run.Check})
+	if err == nil || !strings.Contains(err.Error(), "sandbox unavailable") {
+		t.Fatalf("check: err = %v, want sandbox unavailable", err)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a command ran without the sandbox: %v", err)
+	}
+	// --sandbox off is the explicit way out.
+	cfg.Sandbox.Mode = sandbox.ModeOff
+	if r, err = newRunner(cfg, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Run(context.Background(), run.Spec{Shell: "touch " + marker, Dir: dir, Purpose: run.Check}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("with the sandbox off the command should run: %v", err)
+	}
+}
