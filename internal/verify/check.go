@@ -220,7 +220,9 @@ func noTestsExit(r detect.Runner, code int) bool {
 	return false
 }
 
-var notFoundLine = regexp.MustCompile(`(?m)^(?:sh|bash|/bin/sh)(?:: line)?(?: \d+)?: ([^:\n]+): (?:command )?not found`)
+// notFoundLine is a shell's "program not found": bash's "bash: line 1: x:
+// command not found", dash's "sh: 1: x: not found".
+var notFoundLine = regexp.MustCompile(`(?m)^(?:/\S*/)?(?:sh|bash|dash)(?:: line \d+|: \d+)?: ([^:\n]+): (?:command )?not found`)
 
 // missingProgram finds the program a shell could not find (exit 127).
 func missingProgram(out string) string {

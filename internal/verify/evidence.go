@@ -2,6 +2,8 @@ package verify
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +49,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	last := rep.Checks[len(rep.Checks)-1]
 	cmd := e.shownDir(last.check.Dir) + last.Command
 	switch {
+	case last.NotFound != "" && isNodeCheck(last) && !dirExists(filepath.Join(last.check.Dir, "node_modules")):
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; node_modules is missing: run npm install).", nv, last.NotFound, cmd)
 	case last.NotFound != "":
 		return NotVerified, fmt.Sprintf("%s%s is not installed (%s).", nv, last.NotFound, cmd)
 	case last.TimedOut && last.FromModelRun:
@@ -155,6 +159,16 @@ func formatDuration(d time.Duration) string {
 	}
 	d = d.Round(time.Second)
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// isNodeCheck reports a check run through npm.
+func isNodeCheck(c CheckRun) bool {
+	return len(c.check.Args) > 0 && c.check.Args[0] == "npm"
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // formatLimit shows a time limit as it is usually set: "600s", "1.5s".

@@ -126,3 +126,16 @@ func TestRunNewProjectBaseline(t *testing.T) {
 		t.Errorf("new %v, already %v", rep.NewFailures, rep.AlreadyFailing)
 	}
 }
+
+func TestMissingProgram(t *testing.T) {
+	for out, want := range map[string]string{
+		"bash: line 1: no-such-tool: command not found\n": "no-such-tool",
+		"> test\n\nsh: 1: jest: not found\n":              "jest",
+		"/bin/sh: 1: vitest: not found\n":                 "vitest",
+		"everything is fine\n":                            "",
+	} {
+		if got := missingProgram(out); got != want {
+			t.Errorf("%q: %q, want %q", out, got, want)
+		}
+	}
+}
