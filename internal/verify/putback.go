@@ -95,6 +95,9 @@ func (e *engine) useCopy(last *CheckRun) bool {
 // that cannot be made leaves the baseline unknown (note says why) rather
 // than failing the gate.
 func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, string, error) {
+	if e.opts.Progress != nil {
+		e.opts.Progress("copying the base version for the baseline run")
+	}
 	dir, cleanup, err := baseline.CopyTree(ctx, e.r, e.cs.Root, e.cs.Base, baseline.CopyOptions{Share: baseline.DefaultShare(e.cs.Root)})
 	if err != nil {
 		if ctx.Err() != nil {
