@@ -85,7 +85,7 @@ func (d *Detector) ShouldSnapshot(p string) bool {
 	case "rust", "java":
 		return true
 	}
-	return d.IsTestFile(p) || harnessKind(p) != ""
+	return d.IsTestFile(p) || harnessKind(p) != "" || isGoldenFile(p)
 }
 
 func (d *Detector) isPyTest(p, base string) bool {

@@ -410,6 +410,7 @@ func (g *goAnalyzer) ifAssert(fn string, c *ast.CallExpr, stack []ast.Node) asse
 	}
 	ifs := stack[own].(*ast.IfStmt)
 	a.guards = guards(stack[:own], 0)
+	a.line = g.line(ifs.Pos())
 	cond := g.exprText(ifs.Cond)
 	init := ""
 	if ifs.Init != nil {
@@ -426,6 +427,19 @@ func (g *goAnalyzer) ifAssert(fn string, c *ast.CallExpr, stack []ast.Node) asse
 		a.fn += " " + b.Op.String()
 		if r == "nil" || (b.Op != token.NEQ && b.Op != token.EQL) {
 			a.strength = strengthTruthy // existence or a range, not a value
+		}
+	} else if u, ok := ifs.Cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+		// if !reflect.DeepEqual(got, want), !cmp.Equal(…), !bytes.Equal(…)
+		a.strength = strengthTruthy
+		if c, ok := u.X.(*ast.CallExpr); ok && len(c.Args) >= 2 {
+			if _, name := callName(c); strings.Contains(name, "Equal") || name == "Is" {
+				a.strength = strengthExact
+				a.fn += " !" + name
+				a.subject, a.expected = init+g.exprText(c.Args[0]), g.exprText(c.Args[1])
+				if isGoLiteral(c.Args[0]) && !isGoLiteral(c.Args[1]) {
+					a.subject, a.expected = init+g.exprText(c.Args[1]), g.exprText(c.Args[0])
+				}
+			}
 		}
 	} else {
 		a.strength = strengthTruthy

@@ -83,6 +83,10 @@ func TestHarnessEdits(t *testing.T) {
 		{"env check js", "src/calc.js", "exports.add = (a, b) => a + b;\n", "exports.add = (a, b) => process.env.JEST_WORKER_ID ? 5 : a + b;\n", TestEnvCheck},
 		{"env check go", "calc/calc.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n", "package calc\n\nimport \"testing\"\n\nfunc Add(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 5\n\t}\n\treturn a + b\n}\n", TestEnvCheck},
 		{"env check rust", "src/main.rs", "fn main() {}\n", "fn main() {\n    if cfg!(test) { return; }\n}\n", TestEnvCheck},
+		{"jest snapshot rewritten", "src/__snapshots__/view.test.js.snap", "// Jest Snapshot v1\n\nexports[`view renders 1`] = `\"<b>3</b>\"`;\n", "// Jest Snapshot v1\n\nexports[`view renders 1`] = `\"<b>4</b>\"`;\n", ExpectedChanged},
+		{"jest snapshot entry added", "src/__snapshots__/view.test.js.snap", "// Jest Snapshot v1\n\nexports[`view renders 1`] = `\"<b>3</b>\"`;\n", "// Jest Snapshot v1\n\nexports[`view renders 1`] = `\"<b>3</b>\"`;\n\nexports[`view renders 2`] = `\"<i>x</i>\"`;\n", ""},
+		{"golden rewritten", "testdata/report.golden", "total: 3\n", "total: 4\n", ExpectedChanged},
+		{"new golden", "testdata/new.golden", "-", "total: 5\n", ""},
 		{"prod refactor", "calc/core.py", "def add(a, b):\n    return a + b\n", "def add(x, y):\n    \"\"\"Sum.\"\"\"\n    return x + y\n", ""},
 	}
 	runEdits(t, cases)

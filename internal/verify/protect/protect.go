@@ -196,6 +196,9 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 		return nil, nil
 	}
 	var out []Violation
+	if isGoldenFile(p) {
+		return checkGolden(p, b, a), nil
+	}
 	if h := harnessKind(p); h != "" {
 		out = append(out, checkHarness(h, p, b, a)...)
 		if langOf(p) != "" {
