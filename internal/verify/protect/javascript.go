@@ -80,6 +80,14 @@ func (a *jsAnalyzer) container(n *node, prefix string, inherited []marker) {
 			}
 			own := a.callMarkers(jc, c.line)
 			if jsSuiteFns[jc.base] {
+				if len(jc.rows) > 0 {
+					// describe.each rows feed every test inside.
+					tc := &testCase{name: prefix + jc.title + " (each rows)", line: c.line, end: lastLine(c, a.src), from: c.start, to: c.end, isTable: true}
+					for _, r := range jc.rows {
+						tc.rows = append(tc.rows, row{text: a.tk.norm(r), line: r.line})
+					}
+					a.m.add(tc, false)
+				}
 				if jc.fn != nil {
 					a.container(jc.fn, prefix+jc.title+" > ", append(append([]marker{}, inherited...), own...))
 				}

@@ -64,6 +64,7 @@ func jsCases(f, base string) []edit {
 		{"expected changed", f, base, sub(base, "expect(add(2, 3)).toBe(5)", "expect(add(2, 3)).toBe(6)"), ExpectedChanged},
 		{"row removed", f, base, sub(base, "    [\"42\", 42],\n", ""), TableRowsChanged},
 		{"row changed", f, base, sub(base, `["42", 42]`, `["42", 41]`), TableRowsChanged},
+		{"describe.each row removed", f, base + "\ndescribe.each([[1], [2]])(\"n=%i\", (n) => {\n  it(\"is positive\", () => {\n    expect(n > 0).toBe(true);\n  });\n});\n", base + "\ndescribe.each([[1]])(\"n=%i\", (n) => {\n  it(\"is positive\", () => {\n    expect(n > 0).toBe(true);\n  });\n});\n", TableRowsChanged},
 		{"it.skip", f, base, sub(base, `it("adds",`, `it.skip("adds",`), SkipAdded},
 		{"xit", f, base, sub(base, `it("adds",`, `xit("adds",`), SkipAdded},
 		{"describe.skip", f, base, sub(base, `describe("errors",`, `describe.skip("errors",`), SkipAdded},

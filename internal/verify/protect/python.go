@@ -100,6 +100,14 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 			if body == nil {
 				continue
 			}
+			a.tk.holes = map[*node]string{}
+			var rows []row
+			for _, d := range decos {
+				rows = append(rows, a.paramRows(d)...)
+			}
+			if len(rows) > 0 {
+				a.m.add(&testCase{name: prefix + name + " (parametrize rows)", line: st.line, end: lastLine(st, a.src), from: st.start, to: st.end, rows: rows, isTable: true}, false)
+			}
 			a.block(body, prefix+name+"::", append(append([]marker{}, inherited...), own...), true)
 		case "function_definition":
 			if !hasPrefix(name, "test") || (prefix != "" && !inTestClass) {
