@@ -236,6 +236,9 @@ func compareHelper(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 	for _, mk := range addedMarkers(bt.markers, at.markers) {
 		add(mk.kind, mk.line, "", am.line(mk.line), markerMessage(mk)+"; "+Instruction)
 	}
+	if gone, _ := rowDiff(bt.rows, at.rows); len(gone) > 0 {
+		add(TableRowsChanged, at.line, bm.line(gone[0].line), "", fmt.Sprintf("%d parameter row(s) removed or changed; %s", len(gone), Instruction))
+	}
 	compareAsserts(bm, am, bt, at, add)
 	return out
 }

@@ -157,6 +157,9 @@ func (a *javaAnalyzer) method(md *node, class string, inherited []marker, junit3
 		head = append(head, a.tk.norm(ps))
 	}
 	tc.head = strings.Join(head, " ")
+	if body != nil && a.helper {
+		tc.rows = a.providerRows(body)
+	}
 	if body != nil {
 		tc.stmts = a.stmts(body)
 		for _, s := range body.namedChildren() {
@@ -358,4 +361,22 @@ func isJavaLiteral(n *node) bool {
 		return true
 	}
 	return false
+}
+
+// providerRows returns the Arguments.of(...) rows of a @MethodSource
+// provider, which feed a parameterized test.
+func (a *javaAnalyzer) providerRows(body *node) []row {
+	var rows []row
+	body.walk(func(n *node) bool {
+		if n.kind != "method_invocation" {
+			return true
+		}
+		obj, name := a.invName(n)
+		if (obj == "Arguments" && name == "of") || name == "arguments" {
+			rows = append(rows, row{text: a.tk.norm(n), line: n.line})
+			return false
+		}
+		return true
+	})
+	return rows
 }

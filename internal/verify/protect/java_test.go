@@ -78,6 +78,7 @@ func TestJavaEdits(t *testing.T) {
 		{"expected changed", f, base, sub(base, "assertEquals(5, calc.add(2, 3));", "assertEquals(6, calc.add(2, 3));"), ExpectedChanged},
 		{"value row removed", f, base, sub(base, "{1, 2, 3}", "{1, 2}"), TableRowsChanged},
 		{"csv row changed", f, base, sub(base, `"42, 42"`, `"42, 41"`), TableRowsChanged},
+		{"provider row removed", f, sub(base, "    private int twice(int x) {", "    static Stream<Arguments> pairs() {\n        return Stream.of(Arguments.of(1, 2), Arguments.of(3, 6));\n    }\n\n    private int twice(int x) {"), sub(base, "    private int twice(int x) {", "    static Stream<Arguments> pairs() {\n        return Stream.of(Arguments.of(1, 2));\n    }\n\n    private int twice(int x) {"), TableRowsChanged},
 		{"disabled", f, base, sub(base, "    @Test\n    void addsNumbers() {", "    @Test\n    @Disabled(\"flaky\")\n    void addsNumbers() {"), SkipAdded},
 		{"ignore", f, base, sub(base, "    @Test\n    void addsNumbers() {", "    @Test\n    @Ignore\n    void addsNumbers() {"), SkipAdded},
 		{"class disabled", f, base, sub(base, "class CalculatorTest {", "@Disabled\nclass CalculatorTest {"), SkipAdded},

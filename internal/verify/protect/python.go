@@ -194,6 +194,9 @@ func (a *pyAnalyzer) stmts(body *node) []string {
 // of the head.
 func (a *pyAnalyzer) paramRows(d *node) []row {
 	txt := d.text(a.src)
+	if strings.Contains(txt, "fixture") && strings.Contains(txt, "params") {
+		return a.fixtureRows(d)
+	}
 	if !strings.Contains(txt, "parametrize") {
 		return nil
 	}
@@ -427,4 +430,26 @@ func (a *pyAnalyzer) assertCall(n *node, fn, last string, g int) assertion {
 		as.subject = a.tk.norm(args[0])
 	}
 	return as
+}
+
+// fixtureRows returns the rows of @pytest.fixture(params=[...]): every
+// test using the fixture runs once per row.
+func (a *pyAnalyzer) fixtureRows(d *node) []row {
+	var rows []row
+	d.walk(func(n *node) bool {
+		if n.kind != "keyword_argument" {
+			return true
+		}
+		if k := n.child("name"); k == nil || k.text(a.src) != "params" {
+			return false
+		}
+		if v := n.child("value"); v != nil && (v.kind == "list" || v.kind == "tuple") {
+			for _, e := range v.namedChildren() {
+				rows = append(rows, row{text: a.tk.norm(e), line: e.line})
+			}
+			a.tk.holes[v] = "[…]"
+		}
+		return false
+	})
+	return rows
 }

@@ -65,6 +65,7 @@ func TestPythonEdits(t *testing.T) {
 		{"row removed", f, pyBase, sub(pyBase, "    (\"42\", 42),\n", ""), TableRowsChanged},
 		{"row changed", f, pyBase, sub(pyBase, "(\"42\", 42)", "(\"42\", 41)"), TableRowsChanged},
 		{"class parametrize row removed", f, sub(pyBase, "class TestParse:", "@pytest.mark.parametrize(\"n\", [1, 2])\nclass TestParse:"), sub(pyBase, "class TestParse:", "@pytest.mark.parametrize(\"n\", [1])\nclass TestParse:"), TableRowsChanged},
+		{"fixture params row removed", f, sub(pyBase, "def make(n):", "@pytest.fixture(params=[1, 2, 3])\ndef size(request):\n    return request.param\n\n\ndef make(n):"), sub(pyBase, "def make(n):", "@pytest.fixture(params=[1, 2])\ndef size(request):\n    return request.param\n\n\ndef make(n):"), TableRowsChanged},
 		{"skip mark", f, pyBase, sub(pyBase, "def test_add():", "@pytest.mark.skip(reason=\"later\")\ndef test_add():"), SkipAdded},
 		{"xfail mark", f, pyBase, sub(pyBase, "def test_add():", "@pytest.mark.xfail\ndef test_add():"), SkipAdded},
 		{"class skip", f, pyBase, sub(pyBase, "class TestParse:", "@pytest.mark.skipif(True, reason=\"x\")\nclass TestParse:"), SkipAdded},
