@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,5 +51,39 @@ func TestSandboxUnavailableRefusesCommands(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("with the sandbox off the command should run: %v", err)
+	}
+}
+
+// Print mode still runs without a sandbox: the file tools work, bash says
+// how to fix it, and a gate that cannot run its check ends not verified.
+func TestPrintModeWithoutSandbox(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	sandboxOptions = []sandbox.Option{sandbox.WithBwrapPath("/nonexistent/bwrap")}
+	defer func() { sandboxOptions = nil }()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	script := `call read {"path":"notes.txt"}
+---
+expect hello
+call bash {"command":"touch ran"}
+---
+expect install bubblewrap
+say done
+---
+say still done
+`
+	for name, body := range map[string]string{"notes.txt": "hello\n", "model.script": script} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"-p", "go", "--model", "scripted:model.script",
+		"--permission-mode", "bypass", "--verify", "--verify-check", "true"}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitNotVerified || !strings.Contains(stdout.String(), "Not verified") {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, ExitNotVerified, stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("bash ran without the sandbox: %v", err)
 	}
 }
