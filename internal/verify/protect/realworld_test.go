@@ -82,6 +82,46 @@ func realWorldFile(t *testing.T, lang, p, src string, m *fileModel) {
 	check("new test", src+newTests[lang], "")
 	check("crlf", strings.ReplaceAll(src, "\n", "\r\n"), "")
 	check("comment", commentFirstLine(lang, src), "")
+	realWorldRemoveAndSkip(lang, src, m, check)
+	// Tampering: rename the first test out of collection.
+	first := m.tests[0]
+	if first.isTable {
+		return
+	}
+	name := first.name[strings.LastIndexAny(first.name, ":#/>. ")+1:]
+	var re *regexp.Regexp
+	switch lang {
+	case "go":
+		if strings.Contains(first.name, "/") || strings.Contains(first.name, ".") {
+			return
+		}
+		re = regexp.MustCompile(`func ` + regexp.QuoteMeta(name) + `\(`)
+	case "python":
+		re = regexp.MustCompile(`def ` + regexp.QuoteMeta(name) + `\(`)
+	default:
+		return
+	}
+	if len(re.FindAllStringIndex(src, -1)) != 1 {
+		return
+	}
+	check("rename out", re.ReplaceAllStringFunc(src, func(s string) string {
+		return strings.Replace(s, name, "zz"+strings.ToLower(name[:1])+name[1:]+"Gone", 1)
+	}), TestRemoved)
+}
+
+// commentFirstLine adds a comment line before the first line of the first
+// test, which must never be reported.
+func commentFirstLine(lang, src string) string {
+	c := "// a comment"
+	if lang == "python" {
+		c = "# a comment"
+	}
+	return c + "\n" + src
+}
+
+// realWorldRemoveAndSkip deletes the first one-line assertion of the first
+// test that has one, then inserts a skip before it.
+func realWorldRemoveAndSkip(lang, src string, m *fileModel, check func(what, cur string, want Kind)) {
 	lines := strings.Split(src, "\n")
 	for _, tc := range m.tests {
 		if len(tc.asserts) == 0 || tc.isTable {
@@ -121,38 +161,4 @@ func realWorldFile(t *testing.T, lang, p, src string, m *fileModel) {
 		}
 		break
 	}
-	// Tampering: rename the first test out of collection.
-	first := m.tests[0]
-	if first.isTable {
-		return
-	}
-	name := first.name[strings.LastIndexAny(first.name, ":#/>. ")+1:]
-	var re *regexp.Regexp
-	switch lang {
-	case "go":
-		if strings.Contains(first.name, "/") || strings.Contains(first.name, ".") {
-			return
-		}
-		re = regexp.MustCompile(`func ` + regexp.QuoteMeta(name) + `\(`)
-	case "python":
-		re = regexp.MustCompile(`def ` + regexp.QuoteMeta(name) + `\(`)
-	default:
-		return
-	}
-	if len(re.FindAllStringIndex(src, -1)) != 1 {
-		return
-	}
-	check("rename out", re.ReplaceAllStringFunc(src, func(s string) string {
-		return strings.Replace(s, name, "zz"+strings.ToLower(name[:1])+name[1:]+"Gone", 1)
-	}), TestRemoved)
-}
-
-// commentFirstLine adds a comment line before the first line of the first
-// test, which must never be reported.
-func commentFirstLine(lang, src string) string {
-	c := "// a comment"
-	if lang == "python" {
-		c = "# a comment"
-	}
-	return c + "\n" + src
 }
