@@ -11,8 +11,6 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
-func init() { gatePolicy = newGatePolicy }
-
 // newGatePolicy builds verified mode from the effective guardrails (flags
 // applied). With guardrails off it still guards against test tampering and
 // finishing on a failed run, as DESIGN §4 asks of the plain agent.

@@ -183,23 +183,15 @@ func (pr *printRun) newAgent() (*agent.Agent, error) {
 
 // stopPolicy picks the policy that rules on the final answer. Schema runs
 // have no gate (DESIGN §4). Otherwise the done-gate and test protection
-// rule, built by gatePolicy from pr.cfg.Guardrails (flags already applied).
+// rule (built from pr.cfg.Guardrails, flags already applied; with
+// guardrails off they still guard against tampering and finishing on a
+// failed run), with the user's stop hooks around them.
 func (pr *printRun) stopPolicy(runner *run.Runner) agent.StopPolicy {
 	if pr.schema != nil {
 		return pr.schema
 	}
-	if gatePolicy != nil {
-		return gatePolicy(pr.cfg, pr.cwd, runner)
-	}
-	return agent.NoPolicy{}
+	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner))
 }
-
-// gatePolicy builds the done-gate and test protection for a run; nil until
-// the gate is wired (a file of the gate's own in this package may set it
-// in an init function). It sees the effective configuration, --verify
-// flags included, decides itself what applies when guardrails are off, and
-// runs checks with runner, as the model's commands run.
-var gatePolicy func(cfg config.Config, root string, runner *run.Runner) agent.StopPolicy
 
 // providerKeyEnvs lists the variables holding provider keys, which the
 // model's commands must never see.

@@ -109,25 +109,16 @@ func hookSet(cfg config.Config, root string) (*hook.Hooks, error) {
 	return hook.New(cfg.Hooks, r, hooksFromLoadedConfig)
 }
 
-// The gate's stop policy gets the session, prompt, post-tool and stop
-// hooks around it: the gate rules first, then the stop hooks judge an
-// answer the gate accepted. This init runs after gate.go's (files are
-// initialized in name order), so it wraps the gate; the safety_stop_hook
-// script fails if it does not.
-func init() {
-	inner := gatePolicy
-	gatePolicy = func(cfg config.Config, root string, runner *run.Runner) agent.StopPolicy {
-		var p agent.StopPolicy = agent.NoPolicy{}
-		if inner != nil {
-			p = inner(cfg, root, runner)
-		}
-		hooks, err := hook.New(cfg.Hooks, runner, hooksFromLoadedConfig)
-		if err != nil {
-			warnText(err.Error())
-			return p
-		}
-		return &agent.HookPolicy{Inner: p, Hooks: hooks, Cwd: root, Source: "startup", Warn: warnText}
+// withStopHooks puts the session, prompt, post-tool and stop hooks around
+// the gate's stop policy: the gate rules first, then the stop hooks judge
+// an answer the gate accepted.
+func withStopHooks(cfg config.Config, root string, runner *run.Runner, inner agent.StopPolicy) agent.StopPolicy {
+	hooks, err := hook.New(cfg.Hooks, runner, hooksFromLoadedConfig)
+	if err != nil {
+		warnText(err.Error())
+		return inner
 	}
+	return &agent.HookPolicy{Inner: inner, Hooks: hooks, Cwd: root, Source: "startup", Warn: warnText}
 }
 
 // warnText reports what a hook layer has to say: failed hooks and the
