@@ -158,6 +158,9 @@ func (g *goAnalyzer) test(name, simple string, pos, end token.Pos, typ *ast.Func
 		tc.isSub = append(tc.isSub, sub)
 	}
 	g.scanBody(tc, body)
+	if name == "TestMain" && !callsRun(body) {
+		tc.markers = append(tc.markers, marker{kind: SkipAdded, text: "TestMain never calls m.Run", line: tc.line})
+	}
 	if strings.HasPrefix(name, "Example") {
 		g.exampleOutput(tc, body)
 	}
@@ -345,8 +348,11 @@ func (g *goAnalyzer) call(tc *testCase, c *ast.CallExpr, stack []ast.Node) {
 	switch {
 	case strings.HasPrefix(name, "Skip") && recv != "" && recv != "assert" && recv != "require":
 		tc.markers = append(tc.markers, marker{kind: SkipAdded, text: recv + "." + name, line: line})
-	case recv == "os" && name == "Exit", recv == "runtime" && name == "Goexit", recv == "syscall" && name == "Exit":
+	case (recv == "os" || recv == "syscall") && name == "Exit" && len(c.Args) == 1 && isGoLiteral(c.Args[0]), recv == "runtime" && name == "Goexit":
+		// os.Exit(m.Run()) in TestMain is the normal way to end a run.
 		tc.markers = append(tc.markers, marker{kind: EarlyExit, text: recv + "." + name, line: line})
+	case recv == "flag" && name == "Set" && len(c.Args) > 0 && strings.Contains(g.exprText(c.Args[0]), "test."):
+		tc.markers = append(tc.markers, marker{kind: SkipAdded, text: "flag.Set(" + g.exprText(c.Args[0]) + ") narrows the run", line: line})
 	case recv == "" && name == "recover":
 		tc.markers = append(tc.markers, marker{kind: ExpectationInverted, text: "recover() swallows failures", line: line})
 	case recv == "assert" || recv == "require" || recv == "is" || recv == "qt" || recv == "c":
@@ -507,4 +513,18 @@ func (g *goAnalyzer) exampleOutput(tc *testCase, body *ast.BlockStmt) {
 		tc.isAsrt = append(tc.isAsrt, true)
 		tc.asserts = append(tc.asserts, assertion{fn: "Output", strength: strengthExact, subject: tc.name, expected: out, text: out, line: g.line(cg.Pos())})
 	}
+}
+
+// callsRun reports whether a TestMain body runs the tests (m.Run()).
+func callsRun(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if recv, name := callName(c); name == "Run" && recv != "" && len(c.Args) == 0 {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }

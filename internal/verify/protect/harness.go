@@ -87,6 +87,16 @@ func checkConftest(p string, b, a []byte) []Violation {
 			out = append(out, harnessViolation(p, fmt.Sprintf("conftest fixture %s now skips or exits", name), cur.line, "", firstLineOf(cur.text)))
 		}
 	}
+	if b != nil {
+		// Fixtures that assert or carry params are checked like helpers.
+		bm, am := analyze("python", p, b), analyze("python", p, a)
+		for _, v := range compareModels(p, bm, am, b, a) {
+			switch v.Kind {
+			case TableRowsChanged, AssertionRemoved, AssertionLoosened, ExpectedChanged, EarlyExit, SkipAdded, ExpectationInverted:
+				out = append(out, v)
+			}
+		}
+	}
 	return out
 }
 

@@ -274,6 +274,7 @@ func compareModels(p string, bm, am *fileModel, bsrc, asrc []byte) []Violation {
 	if am.shallow {
 		out = append(out, Violation{File: p, Line: 1, Kind: BodyChanged, Message: "file too large for body analysis; only test names were compared"})
 	}
+	out = append(out, newHarnessCode(p, bm, am)...)
 	// Helpers pair by name and occurrence; when the count of a name
 	// changed, the pairing is unknown and the helper is left alone.
 	byName := func(list []*testCase) map[string][]*testCase {
@@ -415,4 +416,36 @@ func sortedNames(m map[string][]*testCase) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// newHarnessCode reports skips and exits in code added to an existing test
+// file that runs before or around every test: a Go TestMain or init.
+func newHarnessCode(p string, bm, am *fileModel) []Violation {
+	var out []Violation
+	for _, list := range [][]*testCase{am.tests, am.checkers} {
+		for _, t := range list {
+			if t.name != "TestMain" && t.name != "helper init" {
+				continue
+			}
+			if bm.test(t.name) != nil || hasChecker(bm, t.name) {
+				continue
+			}
+			for _, mk := range t.markers {
+				if mk.kind == SkipAdded || mk.kind == EarlyExit {
+					out = append(out, Violation{File: p, Test: t.name, Line: mk.line, Kind: mk.kind, After: am.line(mk.line),
+						Message: markerMessage(mk) + " (runs around every test in the package); " + Instruction})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func hasChecker(m *fileModel, name string) bool {
+	for _, t := range m.checkers {
+		if t.name == name {
+			return true
+		}
+	}
+	return false
 }
