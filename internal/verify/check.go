@@ -142,11 +142,13 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	if sel.Full {
 		cr.Scope = "full"
 	}
-	reportDir, err := os.MkdirTemp("", "chanto-verify-")
+	reportDir, err := e.newReportDir(ctx)
 	if err != nil {
 		return cr, err
 	}
-	defer os.RemoveAll(reportDir)
+	if reportDir != "" {
+		defer os.RemoveAll(reportDir)
+	}
 	col := newCollector(c.Runner, reportDir, c.Dir)
 	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.stdout(), Env: runnerEnv(c.Runner)}
 	if c.Runner == detect.Custom {
@@ -190,7 +192,8 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	if res.ExitCode == 127 && !res.TimedOut {
 		cr.NotFound = missingProgram(text)
 	}
-	cr.NoTests = !res.TimedOut && cr.NotFound == "" && o.tests == 0 && len(o.failures) == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))
+	cr.NoTests = !res.TimedOut && cr.NotFound == "" && len(o.failures) == 0 &&
+		((o.tests == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))) || (c.Runner == detect.Pytest && res.ExitCode == 5))
 	if c.Runner == detect.GoVet && strings.Contains(text, "no packages to vet") {
 		cr.NoTests = true // a module without a single package
 	}
@@ -288,4 +291,39 @@ func (e *engine) progress(shown string) (stop func()) {
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// newReportDir makes a folder for the report files runners write (junit
+// XML, jest JSON), where the check can write and chanto can read. Without
+// a sandbox that is the temporary folder. A sandboxed check has a private
+// /tmp, so the folder goes in the repository's .git directory (never part
+// of a change), if a probe run through the same sandbox can write there;
+// otherwise "" and failures are read from the runners' text.
+func (e *engine) newReportDir(ctx context.Context) (string, error) {
+	if e.r.Sandbox == nil {
+		return os.MkdirTemp("", "chanto-verify-")
+	}
+	if e.reportParent == "" {
+		e.reportParent = "-"
+		gitDir := filepath.Join(e.cs.Root, ".git")
+		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() {
+			probe, err := os.MkdirTemp(gitDir, "chanto-verify-probe-")
+			if err == nil {
+				res, err := e.r.Run(ctx, run.Spec{Args: []string{"sh", "-c", `: > "$1/probe"`, "sh", probe}, Dir: e.cs.Root, Purpose: run.Internal, Timeout: 30 * time.Second})
+				if err == nil && res.ExitCode == 0 && fileExists(filepath.Join(probe, "probe")) {
+					e.reportParent = gitDir
+				}
+				os.RemoveAll(probe)
+			}
+		}
+	}
+	if e.reportParent == "-" {
+		return "", nil
+	}
+	return os.MkdirTemp(e.reportParent, "chanto-verify-")
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -52,9 +52,14 @@ func newCollector(r detect.Runner, reportDir, dir string) collector {
 	case detect.Go:
 		return &goJSON{tests: map[string]*goTest{}}
 	case detect.Pytest:
-		return &junit{file: filepath.Join(reportDir, "pytest.xml")}
+		if reportDir == "" {
+			return &lineParser{parse: parsePytestText}
+		}
+		return &junit{file: filepath.Join(reportDir, "pytest.xml"), lp: lineParser{parse: parsePytestText}}
 	case detect.Jest, detect.Vitest:
-		return &jestJSON{file: filepath.Join(reportDir, "report.json"), dir: dir, vitest: r == detect.Vitest}
+		j := &jestJSON{file: filepath.Join(reportDir, "report.json"), dir: dir, vitest: r == detect.Vitest}
+		j.text = reportDir == ""
+		return j
 	case detect.Cargo:
 		return &cargoText{lineParser{parse: parseCargo}}
 	case detect.Unittest:
@@ -294,7 +299,7 @@ func (j *junit) finish(res run.Result) outcome {
 	if xml.Unmarshal(data, &root) != nil {
 		return o
 	}
-	o.tests = 0
+	o.tests, o.failures = 0, nil
 	var walk func(s junitSuite)
 	walk = func(s junitSuite) {
 		for _, c := range s.Cases {
@@ -342,6 +347,9 @@ type jestReport struct {
 }
 
 func (j *jestJSON) args(user []string) []string {
+	if j.text {
+		return user
+	}
 	if len(user) > 0 && filepath.Base(user[0]) == "npm" && !plainTestScript(j.dir) {
 		// Arguments after "--" would reach the script's last command,
 		// which may not be the test runner: add nothing, read the text.
@@ -549,6 +557,37 @@ func parseVet(line string, o *outcome) {
 	if m := vetFinding.FindStringSubmatch(line); m != nil {
 		file := strings.TrimPrefix(m[1], "./")
 		o.failures = appendUnique(o.failures, Failure{ID: file + ": " + m[3], Name: file + ":" + m[2] + ": " + m[3]})
+	}
+}
+
+var (
+	// pytestFailed is a line of pytest's short test summary.
+	pytestFailed = regexp.MustCompile(`^(FAILED|ERROR) (\S+?)(?: - .*)?$`)
+	pytestCount  = regexp.MustCompile(`^=+ (.*\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed).*) in [\d.]+s`)
+	pytestNumber = regexp.MustCompile(`(\d+) (passed|failed|errors?|xfailed|xpassed)`)
+)
+
+// parsePytestText reads pytest's short summary ("FAILED tests/t.py::T::x
+// - msg") and final count, for runs whose junit report could not be
+// written. The ID follows junit's form (dotted module, "::" test).
+func parsePytestText(line string, o *outcome) {
+	if m := pytestFailed.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "::") {
+		parts := strings.Split(m[2], "::")
+		mod := strings.TrimSuffix(parts[0], ".py")
+		mod = strings.ReplaceAll(mod, "/", ".")
+		cls := mod
+		if len(parts) > 2 {
+			cls = mod + "." + strings.Join(parts[1:len(parts)-1], ".")
+		}
+		name := parts[len(parts)-1]
+		o.failures = appendUnique(o.failures, Failure{ID: cls + "::" + name, Name: pytestName(cls, name)})
+	} else if m := pytestCount.FindStringSubmatch(line); m != nil {
+		n := 0
+		for _, c := range pytestNumber.FindAllStringSubmatch(m[1], -1) {
+			k, _ := strconv.Atoi(c[1])
+			n += k
+		}
+		o.tests = max(o.tests, 0) + n
 	}
 }
 

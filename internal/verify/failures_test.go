@@ -111,6 +111,7 @@ func TestTextParsers(t *testing.T) {
 		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
 		{detect.Unittest, "ERROR: test_y (tests.test_m.TestM)\nRan 1 test in 0.001s\n", []string{"TestM.test_y"}, 1},
 		{detect.GoVet, "# m/syntax\n# [m/syntax]\nvet: syntax/parser.go:1889:6: declared and not used: i\n./a.go:3:2: fmt.Printf format %d has arg s of wrong type string\n", []string{"syntax/parser.go:1889: declared and not used: i", "a.go:3: fmt.Printf format %d has arg s of wrong type string"}, -1},
+		{detect.Pytest, "tests/test_io.py F.\n=== short test summary info ===\nFAILED tests/test_io.py::test_roundtrip - assert 1 == 2\nFAILED tests/test_io.py::TestIO::test_read - boom\n===== 2 failed, 1 passed in 0.12s =====\n", []string{"test_roundtrip", "TestIO.test_read"}, 3},
 		{detect.Mocha, "  math\n    1) adds\n    ✔ subs\n\n  1 passing (4ms)\n  1 failing\n\n  1) math\n       adds:\n\n      AssertionError: -1 == 5\n      at Context.<anonymous> (test/m.js:5:12)\n", []string{"math adds"}, 2},
 		{detect.NodeTest, "✖ adds (0.8ms)\n  AssertionError\nℹ tests 2\nℹ pass 1\nℹ fail 1\n\n✖ failing tests:\n\ntest at math.test.js:5:1\n✖ adds (0.8ms)\n", []string{"adds"}, 2},
 		{detect.NodeTest, "TAP version 13\n# Subtest: adds\nnot ok 1 - adds\n  ---\n# tests 2\n# pass 1\n", []string{"adds"}, 2},

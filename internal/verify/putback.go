@@ -52,7 +52,12 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 	if err != nil {
 		return err
 	}
-	b := &BaselineRun{Kind: kind, DurationMS: br.DurationMS, Failures: br.Failures, Note: note}
+	if note == "" && br.ExitCode != 0 && len(br.Failures) == 0 && len(last.Failures) > 0 {
+		// It broke before any test could fail (a build or setup error):
+		// nothing is known about which tests failed before.
+		note = "the baseline failed without naming a test: " + lastLine(br.Output)
+	}
+	b := &BaselineRun{Kind: kind, DurationMS: br.DurationMS, Failures: br.Failures, Note: note, ExitCode: br.ExitCode, Tests: br.Tests}
 	b.Ran = note == "" && !br.TimedOut && br.NotFound == ""
 	if b.Note == "" && !b.Ran {
 		b.Note = "the baseline run did not finish"
@@ -85,10 +90,12 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 
 // useCopy tells whether the baseline runs in a throwaway copy of the base
 // revision rather than by putting files back: for a full-suite run against
-// a git base, so the working tree is never touched. Cargo is the
-// exception: a copy has no target folder and would rebuild every crate.
+// a git base, so the working tree is never touched. Cargo is an exception
+// (a copy has no target folder and would rebuild every crate), and so is a
+// sandboxed runner, whose checks see a private /tmp and not the copy.
 func (e *engine) useCopy(last *CheckRun) bool {
-	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && last.check.Runner != detect.Cargo
+	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" &&
+		last.check.Runner != detect.Cargo && e.r.Sandbox == nil
 }
 
 // copyBaseline runs the selection in a copy of the base revision. A copy
@@ -242,4 +249,10 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// lastLine is the last non-empty line of text.
+func lastLine(text string) string {
+	text = strings.TrimRight(text, "\n")
+	return strings.TrimSpace(text[strings.LastIndexByte(text, '\n')+1:])
 }

@@ -170,10 +170,14 @@ type CheckRun struct {
 
 // BaselineRun reports the run of the same command on the base version.
 type BaselineRun struct {
-	Kind       string    `json:"kind"` // "putback"
+	Kind       string    `json:"kind"` // "copy" or "putback"
 	Ran        bool      `json:"ran"`
 	Failures   []Failure `json:"failures"`
 	DurationMS int64     `json:"duration_ms"`
+	ExitCode   int       `json:"exit_code"`
+	// Tests is how many tests the baseline ran; -1 when the runner does
+	// not say.
+	Tests int `json:"tests"`
 	// Note says why the baseline could not run, when it could not.
 	Note string `json:"note,omitempty"`
 }
@@ -184,6 +188,9 @@ type engine struct {
 	r    *run.Runner
 	cs   ChangeSet
 	src  protect.Source // base tree
+	// reportParent holds report folders: "" not decided yet, "-" none
+	// (read the text), else a folder the sandboxed checks can write.
+	reportParent string
 }
 
 // Run is the gate: see the package comment. An error means the gate itself
