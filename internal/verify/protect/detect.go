@@ -130,11 +130,13 @@ func (d *Detector) isJSTest(p, base string) bool {
 		}
 		return false
 	}
-	if strings.Contains("/"+p, "/__tests__/") {
+	// jest's __tests__; mocha's and node --test's test/ directories.
+	if strings.Contains("/"+p, "/__tests__/") || strings.Contains("/"+p, "/test/") || strings.Contains("/"+p, "/tests/") {
 		return true
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || stem == "test" || stem == "spec"
+	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "-test") ||
+		strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test-") || stem == "test" || stem == "spec"
 }
 
 func (d *Detector) loadPytest(src Source) {

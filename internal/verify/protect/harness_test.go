@@ -122,7 +122,8 @@ func TestDetector(t *testing.T) {
 			t.Errorf("IsTestFile(%s) = %v, want %v", p, got, want)
 		}
 	}
-	if !IsTestFile("tests/test_x.py") || !IsTestFile("src/__tests__/a.js") || !IsTestFile("a.spec.tsx") || IsTestFile("src/a.js") {
+	if !IsTestFile("tests/test_x.py") || !IsTestFile("src/__tests__/a.js") || !IsTestFile("a.spec.tsx") || IsTestFile("src/a.js") ||
+		!IsTestFile("test/calc.js") || !IsTestFile("lib/parse-test.mjs") {
 		t.Error("default detector")
 	}
 	if !d.ShouldSnapshot("src/lib.rs") || !d.ShouldSnapshot("conftest.py") || d.ShouldSnapshot("README.md") {
