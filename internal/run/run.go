@@ -132,6 +132,10 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
+	sandbox := r.Sandbox
+	if args, ok := plainGit(spec); ok {
+		spec.Args, sandbox = args, nil
+	}
 	cmd, err := r.command(ctx, spec)
 	if err != nil {
 		return res, err
@@ -157,8 +161,8 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	// A daemon that keeps our pipes open must not hang the call.
 	cmd.WaitDelay = 2 * time.Second
-	if r.Sandbox != nil {
-		if err := r.Sandbox.Wrap(cmd, spec); err != nil {
+	if sandbox != nil {
+		if err := sandbox.Wrap(cmd, spec); err != nil {
 			return res, err
 		}
 	}

@@ -123,3 +123,55 @@ func TestEnvironScrubsSecrets(t *testing.T) {
 		t.Fatalf("check env: %s", check)
 	}
 }
+
+func TestPlainGit(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		want string // "" when not plain git
+	}{
+		{Spec{Purpose: Internal, Args: []string{"git", "ls-files", "-z"}},
+			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false ls-files -z"},
+		{Spec{Purpose: Internal, Args: []string{"git", "-c", "core.quotepath=off", "diff", "--name-status"}},
+			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false -c core.quotepath=off diff --no-ext-diff --no-textconv --name-status"},
+		{Spec{Purpose: Internal, Args: []string{"git", "checkout-index", "--all"}}, ""},
+		{Spec{Purpose: Model, Args: []string{"git", "ls-files"}}, ""},
+		{Spec{Purpose: Internal, Args: []string{"go", "list"}}, ""},
+	}
+	for _, tt := range tests {
+		args, ok := plainGit(tt.spec)
+		got := strings.Join(args, " ")
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("%v:\n got %q\nwant %q", tt.spec.Args, got, tt.want)
+		}
+	}
+}
+
+// A repository's fsmonitor hook must not run when chanto reads it.
+func TestPlainGitIgnoresRepoFsmonitor(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	r := &Runner{}
+	for _, args := range [][]string{{"git", "init", "-q"}, {"git", "config", "core.fsmonitor", "touch " + marker + "; false"}} {
+		if res, err := r.Run(context.Background(), Spec{Args: args, Dir: dir}); err != nil || res.ExitCode != 0 {
+			t.Fatal(err, string(res.Output))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// With an index, git consults the fsmonitor (this command, unhardened, runs it).
+	if _, err := r.Run(context.Background(), Spec{Args: []string{"git", "-c", "core.fsmonitor=false", "add", "a"}, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []string{"ls-files", "diff-files"} {
+		if _, err := r.Run(context.Background(), Spec{Purpose: Internal, Args: []string{"git", sub}, Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the repository's fsmonitor command ran")
+	}
+}
