@@ -102,41 +102,47 @@ func pyLines(src string) []pyLine {
 			i = next
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(src[i:])
-		switch {
-		case r == '_' || unicode.IsLetter(r):
-			j := i + size
-			for j < len(src) {
-				r2, s2 := utf8.DecodeRuneInString(src[j:])
-				if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) {
-					break
-				}
-				j += s2
-			}
-			cur.toks = append(cur.toks, pyTok{'n', src[i:j]})
-			i = j
-		case c >= '0' && c <= '9':
-			j := i + 1
-			for j < len(src) && (isAlnum(src[j]) || src[j] == '.' || src[j] == '_') {
-				j++
-			}
-			cur.toks = append(cur.toks, pyTok{'#', src[i:j]})
-			i = j
-		default:
-			switch c {
-			case '(', '[', '{':
-				depth++
-			case ')', ']', '}':
-				if depth > 0 {
-					depth--
-				}
-			}
-			cur.toks = append(cur.toks, pyTok{'o', string(c)})
-			i += size
+		if tok, next := scanWord(src, i); next > i {
+			cur.toks = append(cur.toks, tok)
+			i = next
+			continue
 		}
+		_, size := utf8.DecodeRuneInString(src[i:])
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+		}
+		cur.toks = append(cur.toks, pyTok{'o', src[i : i+size]})
+		i += size
 	}
 	flush()
 	return lines
+}
+
+// scanWord reads a name or a number at i; next == i when there is none.
+func scanWord(src string, i int) (pyTok, int) {
+	r, size := utf8.DecodeRuneInString(src[i:])
+	switch {
+	case r == '_' || unicode.IsLetter(r):
+		j := i + size
+		for j < len(src) {
+			r2, s2 := utf8.DecodeRuneInString(src[j:])
+			if r2 != '_' && !unicode.IsLetter(r2) && !unicode.IsDigit(r2) {
+				break
+			}
+			j += s2
+		}
+		return pyTok{'n', src[i:j]}, j
+	case r >= '0' && r <= '9':
+		j := i + 1
+		for j < len(src) && (isAlnum(src[j]) || src[j] == '.' || src[j] == '_') {
+			j++
+		}
+		return pyTok{'#', src[i:j]}, j
+	}
+	return pyTok{}, i
 }
 
 func isAlnum(c byte) bool {

@@ -87,39 +87,9 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 			targets = append(targets, f)
 		}
 	}
-	// widened are tests selected only through a hidden dependency.
-	widened := map[string]string{}
-	plain := map[string]bool{}
-	for t := range selected {
-		plain[t] = true
-	}
-	if len(targets) > 0 {
-		reaches := make(map[string]pyReach, len(tests))
-		for _, t := range tests {
-			reaches[t] = proj.reach(t)
-		}
-		for _, f := range targets {
-			found := false
-			for _, t := range tests {
-				why, ok := reaches[t].All[f]
-				if !ok {
-					continue
-				}
-				found = true
-				if why != "" {
-					widened[t] = why
-				} else {
-					plain[t] = true
-				}
-				selected[t] = true
-			}
-			if !found && !(added[f] && !proj.importedByAny(f)) {
-				return fullSelection(in.Check, f+" has no related tests"), nil
-			}
-		}
-	}
-	for t := range plain {
-		delete(widened, t)
+	widened, uncovered := proj.matchTests(tests, targets, selected, added)
+	if uncovered != "" {
+		return fullSelection(in.Check, uncovered+" has no related tests"), nil
 	}
 	if len(selected) == 0 {
 		return fullSelection(in.Check, "no related tests for the change"), nil
@@ -144,6 +114,46 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 		return unittestSelection(in.Check, files, notes)
 	}
 	return narrowed(pytestArgs(in.Check, files), files, notes), nil
+}
+
+// matchTests adds to selected the tests that reach each target file. It
+// returns the tests selected only through a hidden dependency, with why,
+// and the first target no test reaches (new files nothing imports aside).
+func (p *pyProject) matchTests(tests, targets []string, selected, added map[string]bool) (map[string]string, string) {
+	widened := map[string]string{}
+	plain := map[string]bool{}
+	for t := range selected {
+		plain[t] = true
+	}
+	if len(targets) > 0 {
+		reaches := make(map[string]pyReach, len(tests))
+		for _, t := range tests {
+			reaches[t] = p.reach(t)
+		}
+		for _, f := range targets {
+			found := false
+			for _, t := range tests {
+				why, ok := reaches[t].All[f]
+				if !ok {
+					continue
+				}
+				found = true
+				if why != "" {
+					widened[t] = why
+				} else {
+					plain[t] = true
+				}
+				selected[t] = true
+			}
+			if !found && !(added[f] && !p.importedByAny(f)) {
+				return nil, f
+			}
+		}
+	}
+	for t := range plain {
+		delete(widened, t)
+	}
+	return widened, ""
 }
 
 func selectedOnly(m map[string]string) map[string]bool {
