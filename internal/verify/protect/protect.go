@@ -257,7 +257,12 @@ func (c *comparer) dropMoves(vs []Violation, files []string) []Violation {
 	return out
 }
 
-func (c *comparer) movedIntact(p string) bool {
+func (c *comparer) movedIntact(p string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // keep the deletion report
+		}
+	}()
 	b, ok, _ := read(c.base, p)
 	if !ok {
 		return false
