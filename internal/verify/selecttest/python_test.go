@@ -50,6 +50,7 @@ func pyTree(t *testing.T) string {
 		"tests/sub/conftest.py":         "import pytest\nfrom shop.util import fmt\n\n\n@pytest.fixture\ndef money():\n    return fmt.money\n",
 		"tests/sub/test_sub.py":         "def test_sub(money):\n    assert money(3) == '3.00'\n",
 		"notests/test_outside.py":       "def test_outside():\n    pass\n",
+		"tests/test_gone.py":            "from shop.gone import thing\n",
 	}
 	for i := 0; i < 10; i++ {
 		files[fmt.Sprintf("tests/pad/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
@@ -83,6 +84,7 @@ func TestPythonSelection(t *testing.T) {
 		{"console script run by name", []string{"src/shop/cli.py"}, nil, py + "tests/test_cli.py", ""},
 		{"module loaded by computed name", []string{"src/plug/backends/memory.py"}, nil, py + "tests/test_plugins.py", ""},
 		{"changed test file", []string{"tests/test_tax.py"}, nil, py + "tests/test_tax.py", ""},
+		{"deleted module selects the tests that still import it", []string{"src/shop/gone.py"}, nil, py + "tests/test_gone.py", ""},
 		{"new file nothing imports does not widen", []string{"src/shop/tax.py", "src/shop/new.py"},
 			[]string{"src/shop/new.py"}, py + "tests/test_cli.py tests/test_deep.py tests/test_literal.py tests/test_tax.py", ""},
 		{"only new unimported files", []string{"repro.py"}, []string{"repro.py"}, "", "no related tests for the change"},
