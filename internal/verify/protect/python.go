@@ -70,6 +70,16 @@ func errLine(root *node) int {
 
 // block walks definitions of a module or class body.
 func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestClass bool) {
+	if inTestClass {
+		// pytestmark = pytest.mark.skip inside a class marks its tests.
+		for _, st := range b.children {
+			if as := st.firstOf("assignment"); st.kind == "expression_statement" && as != nil {
+				if l := as.child("left"); l != nil && l.text(a.src) == "pytestmark" {
+					inherited = append(append([]marker{}, inherited...), a.markersIn(as, "pytestmark")...)
+				}
+			}
+		}
+	}
 	for _, st := range b.children {
 		def, decos := st, []*node(nil)
 		if st.kind == "decorated_definition" {
