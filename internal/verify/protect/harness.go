@@ -54,7 +54,7 @@ func checkHarness(kind, p string, b, a []byte) []Violation {
 	case "package":
 		return checkPackageJSON(p, b, a)
 	case "jsconfig":
-		return compareJSConfig(p, jsConfigValues(p, b), jsConfigValues(p, a))
+		return compareJSConfig(p, jsConfigValues(p, b), jsConfigValues(p, a), a)
 	case "make":
 		return checkMakefile(p, b, a)
 	case "cargo":
@@ -193,19 +193,19 @@ func checkPytestConfig(p string, b, a []byte) []Violation {
 		}
 		for _, r := range pytestRiskyOpts {
 			if t == r || strings.HasPrefix(t, r+"=") || (len(r) == 2 && strings.HasPrefix(t, r) && r != "-p") || (r == "-p" && strings.HasPrefix(t, "no:")) {
-				out = append(out, harnessViolation(p, "pytest addopts gained "+t, 1, bo["addopts"], ao["addopts"]))
+				out = append(out, harnessViolation(p, "pytest addopts gained "+t, lineOf(a, "addopts"), bo["addopts"], ao["addopts"]))
 				break
 			}
 		}
 	}
 	for _, k := range []string{"testpaths", "python_files", "python_classes", "python_functions"} {
 		if gone := missing(strings.Fields(bo[k]), strings.Fields(ao[k])); len(gone) > 0 || (bo[k] == "" && ao[k] != "" && k != "testpaths") {
-			out = append(out, harnessViolation(p, "pytest "+k+" narrowed", 1, bo[k], ao[k]))
+			out = append(out, harnessViolation(p, "pytest "+k+" narrowed", lineOf(a, k), bo[k], ao[k]))
 		}
 	}
 	for _, k := range []string{"norecursedirs", "collect_ignore"} {
 		if extra := missing(strings.Fields(ao[k]), strings.Fields(bo[k])); len(extra) > 0 {
-			out = append(out, harnessViolation(p, "pytest "+k+" gained "+strings.Join(extra, " "), 1, bo[k], ao[k]))
+			out = append(out, harnessViolation(p, "pytest "+k+" gained "+strings.Join(extra, " "), lineOf(a, k), bo[k], ao[k]))
 		}
 	}
 	if strings.EqualFold(bo["xfail_strict"], "true") && !strings.EqualFold(ao["xfail_strict"], "true") {
@@ -269,7 +269,7 @@ func checkPackageJSON(p string, b, a []byte) []Violation {
 	if _, had := bp.Scripts["pretest"]; !had && ap.Scripts["pretest"] != "" && weakerScript("", ap.Scripts["pretest"]) {
 		out = append(out, harnessViolation(p, "scripts.pretest added", lineOf(a, `"pretest"`), "", ap.Scripts["pretest"]))
 	}
-	out = append(out, compareJSConfig(p, flattenJSON(bp.Jest), flattenJSON(ap.Jest))...)
+	out = append(out, compareJSConfig(p, flattenJSON(bp.Jest), flattenJSON(ap.Jest), a)...)
 	return out
 }
 
@@ -305,22 +305,22 @@ var (
 
 // compareJSConfig reports jest or vitest settings that collect fewer tests
 // or let failures pass.
-func compareJSConfig(p string, b, a map[string][]string) []Violation {
+func compareJSConfig(p string, b, a map[string][]string, src []byte) []Violation {
 	var out []Violation
 	for _, k := range jsIgnoreKeys {
 		if extra := missing(a[k], b[k]); len(extra) > 0 {
-			out = append(out, harnessViolation(p, fmt.Sprintf("%s gained %s", k, strings.Join(extra, ", ")), 1, strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s gained %s", k, strings.Join(extra, ", ")), lineOf(src, k), strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
 		}
 	}
 	for _, k := range jsMatchKeys {
 		if gone := missing(b[k], a[k]); len(gone) > 0 {
-			out = append(out, harnessViolation(p, fmt.Sprintf("%s lost %s", k, strings.Join(gone, ", ")), 1, strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s lost %s", k, strings.Join(gone, ", ")), lineOf(src, k), strings.Join(b[k], ", "), strings.Join(a[k], ", ")))
 		}
 	}
 	for _, k := range jsFlagKeys {
 		bv, av := strings.Join(b[k], ","), strings.Join(a[k], ",")
 		if av != bv && av != "" && av != "false" && av != "0" {
-			out = append(out, harnessViolation(p, fmt.Sprintf("%s set to %s", k, av), 1, bv, av))
+			out = append(out, harnessViolation(p, fmt.Sprintf("%s set to %s", k, av), lineOf(src, k), bv, av))
 		}
 	}
 	return out
