@@ -12,7 +12,7 @@ type javaAnalyzer struct {
 	m      *fileModel
 }
 
-var javaTestAnnotations = map[string]bool{"Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true, "Theory": true, "Property": true}
+var javaTestAnnotations = map[string]bool{"RetryingTest": true, "Test": true, "ParameterizedTest": true, "RepeatedTest": true, "TestFactory": true, "TestTemplate": true, "Theory": true, "Property": true}
 
 func analyzeJava(src []byte, pt parsed) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
@@ -80,6 +80,8 @@ func (a *javaAnalyzer) annMarkers(anns []*node) []marker {
 		case name == "Disabled" || name == "Ignore" || strings.HasPrefix(name, "DisabledIf") || strings.HasPrefix(name, "DisabledOn") ||
 			strings.HasPrefix(name, "EnabledIf") || strings.HasPrefix(name, "EnabledOn") || strings.HasPrefix(name, "EnabledFor") || strings.HasPrefix(name, "DisabledFor"):
 			out = append(out, marker{kind: SkipAdded, text: "@" + name, line: an.line})
+		case name == "RetryingTest" || name == "RepeatedIfExceptionsTest" || name == "Flaky":
+			out = append(out, marker{kind: ExpectationInverted, text: "@" + name + ": retried until it passes", line: an.line})
 		case name == "Test" && an.kind == "annotation":
 			txt := a.tk.norm(an)
 			if strings.Contains(txt, "expected") {

@@ -235,6 +235,9 @@ func (a *jsAnalyzer) callMarkers(jc *jsCall, line int) []marker {
 			if (k == "skip" || k == "todo" || k == "only") && v != "false" {
 				out = append(out, marker{kind: SkipAdded, text: "{" + k + ": " + v + "}", line: p.line})
 			}
+			if (k == "retry" || k == "repeats") && v != "0" {
+				out = append(out, marker{kind: ExpectationInverted, text: "{" + k + ": " + v + "}: retried until it passes", line: p.line})
+			}
 		}
 	}
 	if jc.fn == nil && jsTestFns[b] {
@@ -325,6 +328,9 @@ func (a *jsAnalyzer) exits(n *node, ctx string) []marker {
 				t := strings.Join(strings.Fields(f.text(a.src)), "")
 				if t == "process.exit" || t == "process.kill" || t == "process.abort" || t == "Deno.exit" {
 					out = append(out, marker{kind: EarlyExit, text: ctx + t + "()", line: c.line})
+				}
+				if t == "jest.retryTimes" || t == "vi.retry" {
+					out = append(out, marker{kind: ExpectationInverted, text: ctx + t + "(): tests retried until they pass", line: c.line})
 				}
 			}
 		}

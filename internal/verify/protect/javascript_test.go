@@ -72,6 +72,7 @@ func jsCases(f, base string) []edit {
 		{"only", f, base, sub(base, `test("double",`, `test.only("double",`), SkipAdded},
 		{"todo", f, base, sub(base, `it("adds",`, `it.todo("adds",`), SkipAdded},
 		{"skip option", f, base, sub(base, `test("double", async`, `test("double", { skip: true }, async`), SkipAdded},
+		{"module retryTimes", f, base, "jest.retryTimes(3);\n" + base, ExpectationInverted},
 		{"early return", f, base, sub(base, "    expect(add(2, 3)).toBe(5);\n", "    return;\n    expect(add(2, 3)).toBe(5);\n"), EarlyExit},
 		{"process exit", f, base, sub(base, "  expect(v).toStrictEqual(4);", "  process.exit(0);\n  expect(v).toStrictEqual(4);"), EarlyExit},
 		{"wrapped in try", f, base, sub(base, "    expect(add(-1, 1)).toEqual(0);\n", "    try {\n      expect(add(-1, 1)).toEqual(0);\n    } catch (e) {}\n"), ExpectationInverted},

@@ -257,6 +257,10 @@ func (a *pyAnalyzer) markersIn(n *node, ctx string) []marker {
 		}
 		t := c.text(a.src)
 		last := t[strings.LastIndexByte(t, '.')+1:]
+		if last == "flaky" {
+			out = append(out, marker{kind: ExpectationInverted, text: strings.TrimSpace(ctx+" "+t) + ": retried until it passes", line: c.line})
+			return false
+		}
 		for _, w := range pySkipWords {
 			if strings.HasPrefix(last, w) {
 				out = append(out, marker{kind: SkipAdded, text: strings.TrimSpace(ctx + " " + t), line: c.line})

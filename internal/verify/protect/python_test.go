@@ -71,6 +71,7 @@ func TestPythonEdits(t *testing.T) {
 		{"class skip", f, pyBase, sub(pyBase, "class TestParse:", "@pytest.mark.skipif(True, reason=\"x\")\nclass TestParse:"), SkipAdded},
 		{"pytestmark", f, pyBase, sub(pyBase, "from calc import add, parse\n", "from calc import add, parse\n\npytestmark = pytest.mark.skip\n"), SkipAdded},
 		{"class pytestmark", f, pyBase, sub(pyBase, "class TestParse:\n", "class TestParse:\n    pytestmark = pytest.mark.skip\n\n"), SkipAdded},
+		{"flaky retries", f, pyBase, sub(pyBase, "def test_add():", "@pytest.mark.flaky(reruns=5)\ndef test_add():"), ExpectationInverted},
 		{"pytest.skip call", f, pyBase, sub(pyBase, "        result = make(3)\n", "        pytest.skip(\"slow\")\n        result = make(3)\n"), SkipAdded},
 		{"raise SkipTest", f, pyBase, sub(pyBase, "        result = make(3)\n", "        raise unittest.SkipTest(\"x\")\n        result = make(3)\n"), SkipAdded},
 		{"early return", f, pyBase, sub(pyBase, "    assert add(2, 3) == 5\n", "    return\n    assert add(2, 3) == 5\n"), EarlyExit},
