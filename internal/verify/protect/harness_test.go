@@ -163,3 +163,29 @@ func TestHelperWithoutAssertionsGainsSkip(t *testing.T) {
 		{"setup refactor", "calc_test.go", src, sub(src, "\treturn open()\n", "\tdb := open()\n\treturn db\n"), ""},
 	})
 }
+
+func TestProbeOf(t *testing.T) {
+	tests := []struct {
+		lang, line, want string
+	}{
+		{"go", `if os.Getenv("PYTEST_CURRENT_TEST") != "" {`, "PYTEST_CURRENT_TEST"},
+		{"go", `return "import org.junit.jupiter.api.Test; JEST_WORKER_ID PYTEST_CURRENT_TEST"`, ""},
+		{"go", `b.WriteString("import static org.junit.jupiter.api.Assertions.*;\n")`, ""},
+		{"go", `if testing.Testing() {`, "testing.Testing()"},
+		{"python", `if "PYTEST_CURRENT_TEST" in os.environ:`, "PYTEST_CURRENT_TEST"},
+		{"python", `print("set PYTEST_CURRENT_TEST to debug")`, ""},
+		{"python", `if os.environ.get("MY_PYTEST_CURRENT_TEST_X"):`, ""},
+		{"typescript", `const fake = process.env.JEST_WORKER_ID ? 5 : real;`, "JEST_WORKER_ID"},
+		{"js", `if (process.env.NODE_ENV === "test") return;`, `NODE_ENV === "test"`},
+		{"javascript", `if (process.env.NODE_ENV === "production") {`, ""},
+		{"java", `if (System.getProperty("surefire.test.class.path") != null)`, `getProperty("surefire`},
+		{"java", `Class.forName("org.junit.Test");`, `Class.forName("org.junit`},
+		{"rust", `if cfg!(test) { return; }`, "cfg!(test)"},
+		{"rust", `let t = std::env::var("RUST_TEST_THREADS");`, "RUST_TEST_THREADS"},
+	}
+	for _, tt := range tests {
+		if got := probeOf(tt.lang, normProbe(tt.line)); got != tt.want {
+			t.Errorf("probeOf(%s, %q) = %q, want %q", tt.lang, tt.line, got, tt.want)
+		}
+	}
+}
