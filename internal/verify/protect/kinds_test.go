@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-var examplesOut = flag.String("examples", "", "write the per-kind examples as Markdown to this file (for docs/protect.md)")
+var examplesOut = flag.String("examples", "", "write the per-kind examples as Markdown to this file (for the "Test protection" examples in docs/verify.md)")
 
-// kindExamples holds one small edit per kind; docs/protect.md shows them
+// kindExamples holds one small edit per kind; the "Test protection" section of docs/verify.md shows them
 // with the report they produce.
 var kindExamples = []struct {
 	kind      Kind
