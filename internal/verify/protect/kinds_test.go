@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var examplesOut = flag.String("examples", "", "write the per-kind examples as Markdown to this file (for the "Test protection" examples in docs/verify.md)")
+var examplesOut = flag.String("examples", "", "write the per-kind examples as Markdown to this file (for the Test protection examples in docs/verify.md)")
 
 // kindExamples holds one small edit per kind; the "Test protection" section of docs/verify.md shows them
 // with the report they produce.
