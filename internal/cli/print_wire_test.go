@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,5 +90,63 @@ func TestPrintModeOverTheAnthropicWire(t *testing.T) {
 	}
 	if !strings.Contains(third, `unknown tool \"bsh\"; available: bash, read, write, edit, glob, grep`) {
 		t.Errorf("third request lacks the unknown-tool result:\n%s", third)
+	}
+}
+
+// TestVerifiedModeOverAnthropicBaseURL is how most users point an agent at
+// a proxy or a local server: ANTHROPIC_BASE_URL, no configuration file. The
+// model edits a real Go project, the gate runs go test, and a failure goes
+// back to the model in the next request.
+func TestVerifiedModeOverAnthropicBaseURL(t *testing.T) {
+	srv := llmtest.NewServer(t,
+		anthropicReply("", [3]string{"toolu_1", "read", `{"path":"calc.go"}`}),
+		anthropicReply("", [3]string{"toolu_2", "edit", `{"path":"calc.go","old_string":"return a - b","new_string":"return a * b"}`}),
+		anthropicReply("Fixed."),
+		anthropicReply("", [3]string{"toolu_3", "edit", `{"path":"calc.go","old_string":"return a * b","new_string":"return a + b"}`}),
+		anthropicReply("Fixed for real."),
+	)
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+	t.Setenv("ANTHROPIC_API_KEY", "sk-test")
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":       "module example.com/calc\n\ngo 1.22\n",
+		"calc.go":      "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a - b }\n",
+		"calc_test.go": "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) != 5\")\n\t}\n}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitInit(t, dir)
+	t.Chdir(dir)
+
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"-p", "fix Add", "--model", "anthropic/claude-test",
+		"--permission-mode", "bypass", "--verify", "--sandbox", "off"}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "Fixed for real.") || !strings.Contains(stdout.String(), "Verified: go vet ./...") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
+	}
+	if fourth := string(reqs[3].Raw); !strings.Contains(fourth, "Add(2, 3) != 5") || !strings.Contains(fourth, "chanto ran the project's checks") {
+		t.Errorf("the gate's failure did not reach the model:\n%s", fourth)
+	}
+}
+
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }

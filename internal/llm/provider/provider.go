@@ -75,6 +75,11 @@ func OpenWith(spec string, cfg config.Config, getenv func(string) string, opts O
 	if !known {
 		return nil, "", fmt.Errorf("unknown provider %q in --model %q (known: %s)", name, spec, strings.Join(Known(cfg), ", "))
 	}
+	if pc.BaseURL == "" {
+		// The variables the official SDKs and other agents honour: a user
+		// pointing every tool at a proxy or a local server sets them once.
+		pc.BaseURL = strings.TrimSpace(getenv(baseURLEnv[pc.Wire]))
+	}
 	key, err := apiKey(name, spec, pc, getenv)
 	if err != nil {
 		return nil, "", err
@@ -93,6 +98,14 @@ func OpenWith(spec string, cfg config.Config, getenv func(string) string, opts O
 		return nil, "", fmt.Errorf("provider %q: unknown wire %q (want %s, %s or %s)", name, pc.Wire, WireAnthropic, WireOpenAIChat, WireOpenAIResponses)
 	}
 	return llm.WithRetry(p, opts.Retry), model, nil
+}
+
+// baseURLEnv names the variable that moves a wire's default endpoint. It
+// is the user's environment, never a project file.
+var baseURLEnv = map[string]string{
+	WireAnthropic:       "ANTHROPIC_BASE_URL",
+	WireOpenAIChat:      "OPENAI_BASE_URL",
+	WireOpenAIResponses: "OPENAI_BASE_URL",
 }
 
 // resolve merges a configured [providers.NAME] over the built-in entry of
