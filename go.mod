@@ -3,45 +3,48 @@ module github.com/chanto-dev/chanto
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // indirect
+	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
+	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
+	github.com/landlock-lsm/go-landlock v0.11.2 // the sandbox's second file layer
+	github.com/openai/openai-go/v3 v3.98.0 // the official OpenAI Chat Completions and Responses client
+	github.com/rogpeppe/go-internal v1.16.0 // testscript: the CLI tests in testdata/script
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // --output-schema validation
+	github.com/spf13/cobra v1.10.2 // subcommands and flags
+	github.com/tree-sitter/go-tree-sitter v0.25.0 // syntax trees for test protection and JS config reading
+	github.com/tree-sitter/tree-sitter-java v0.23.5 // grammar: Java tests (JUnit)
+	github.com/tree-sitter/tree-sitter-javascript v0.25.0 // grammar: JavaScript tests and jest/vitest configs
+	github.com/tree-sitter/tree-sitter-python v0.23.6 // grammar: Python tests
+	github.com/tree-sitter/tree-sitter-rust v0.24.0 // grammar: Rust tests
+	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // grammar: TypeScript and TSX tests
+	golang.org/x/net v0.60.0 // IDNA host canonicalization in the network allowlist proxy
+	golang.org/x/sys v0.50.0 // seccomp, inotify and other Linux calls
+	mvdan.cc/sh/v3 v3.14.1 // parsing shell commands: permission rules, the model's own test runs
+)
+
+require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
-	github.com/landlock-lsm/go-landlock v0.11.2 // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
-	github.com/openai/openai-go/v3 v3.98.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1 // indirect
 	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	github.com/tree-sitter/go-tree-sitter v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-java v0.23.5 // indirect
-	github.com/tree-sitter/tree-sitter-javascript v0.25.0 // indirect
-	github.com/tree-sitter/tree-sitter-python v0.23.6 // indirect
-	github.com/tree-sitter/tree-sitter-rust v0.24.0 // indirect
-	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
 	go.opentelemetry.io/otel v1.33.0 // indirect
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/tools v0.49.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
