@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/agent"
@@ -23,10 +22,6 @@ type copyBaseline struct {
 	duration time.Duration
 }
 
-// sharedDirs are ignored folders the copy borrows from the project (by
-// symlink) so its checks can run: installed packages and virtualenvs.
-var sharedDirs = []string{"node_modules", ".venv", "venv"}
-
 func startCopyBaseline(ctx context.Context, snap *snapshot.Snapshot, opts verify.Options) *copyBaseline {
 	cb := &copyBaseline{done: make(chan struct{})}
 	go func() {
@@ -40,11 +35,9 @@ func startCopyBaseline(ctx context.Context, snap *snapshot.Snapshot, opts verify
 		if err := snap.Materialize(ctx, dir); err != nil {
 			return
 		}
-		for _, name := range sharedDirs {
-			src := filepath.Join(snap.Root(), name)
-			if fi, err := os.Stat(src); err == nil && fi.IsDir() {
-				_ = os.Symlink(src, filepath.Join(dir, name))
-			}
+		// Installed dependencies are not part of the snapshot; borrow them.
+		if err := baseline.ShareInto(snap.Root(), dir, baseline.DefaultShare(snap.Root())); err != nil {
+			return
 		}
 		opts.Root = dir
 		opts.Changed = []string{}

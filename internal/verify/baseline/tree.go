@@ -338,3 +338,15 @@ func DefaultShare(root string) []string {
 	})
 	return out
 }
+
+// ShareInto links each folder rels (relative to root, as DefaultShare lists
+// them) into a copy of the tree at dir, so a test run there finds installed
+// dependencies. A folder root lacks is skipped.
+func ShareInto(root, dir string, rels []string) error {
+	for _, rel := range rels {
+		if err := share(root, dir, rel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
