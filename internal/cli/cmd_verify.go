@@ -24,6 +24,7 @@ type verifyOptions struct {
 	json           bool
 	timeout        time.Duration
 	allowTestEdits []string
+	sandbox        string
 }
 
 func newVerifyCmd(std *stdio) *cobra.Command {
@@ -47,6 +48,7 @@ tests, and a one-line evidence. Exit 0 verified or nothing to verify,
 	f.BoolVar(&opts.json, "json", false, "print the report as JSON on stdout")
 	f.DurationVar(&opts.timeout, "timeout", 0, "time limit for each check run, as `DURATION` (90s, 10m); default timeout_secs, else 600s")
 	f.StringArrayVar(&opts.allowTestEdits, "allow-test-edits", nil, "let the change edit the tests at `PATH` (a path or glob); repeatable")
+	f.StringVar(&opts.sandbox, "sandbox", "", "run the checks with sandbox `MODE`: read-only, workspace-write or off")
 	return cmd
 }
 
@@ -68,6 +70,13 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	}
 	for _, w := range warnings {
 		fmt.Fprintf(std.err, "chanto: %s\n", w)
+	}
+	switch opts.sandbox {
+	case "":
+	case "read-only", "workspace-write", "off":
+		cfg.Sandbox.Mode = opts.sandbox
+	default:
+		return usageError("--sandbox %q: want read-only, workspace-write or off", opts.sandbox)
 	}
 	// Checks run the way the model's commands do (sandbox, scrubbed env).
 	runner, err := newRunner(cfg, wd)
