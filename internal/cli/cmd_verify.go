@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/verify"
 )
 
@@ -64,10 +66,11 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		return err
 	}
 	recoverPutbacks(std)
-	cfg, warnings, err := loadConfig(wd)
+	loaded, err := config.Load(config.LoadOptions{ProjectDir: config.FindProjectRoot(wd)})
 	if err != nil {
 		return withCode(ExitUsage, err)
 	}
+	cfg, warnings := loaded.Config, loaded.Warnings
 	for _, w := range warnings {
 		fmt.Fprintf(std.err, "chanto: %s\n", w)
 	}
@@ -77,6 +80,14 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		cfg.Sandbox.Mode = opts.sandbox
 	default:
 		return usageError("--sandbox %q: want read-only, workspace-write or off", opts.sandbox)
+	}
+	if opts.sandbox == "" && defaultSandbox(loaded) && cfg.Sandbox.Mode != sandbox.ModeOff {
+		if err := sandboxProbe(); err != nil {
+			// You asked for your own checks to run; nobody asked for the
+			// sandbox, so its absence is said, not fatal. Set it to make it so.
+			fmt.Fprintf(std.err, "chanto: %v\nchanto: running the checks without the sandbox; set [sandbox] mode or --sandbox to require it\n", err)
+			cfg.Sandbox.Mode = sandbox.ModeOff
+		}
 	}
 	// Checks run the way the model's commands do (sandbox, scrubbed env).
 	runner, err := newRunner(cfg, wd)
@@ -192,3 +203,16 @@ func (p *progressLine) clear() {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
+
+// defaultSandbox reports whether no configuration file set [sandbox] mode.
+func defaultSandbox(l *config.Loaded) bool {
+	for _, src := range l.Sources() {
+		if src.Key == "sandbox.mode" {
+			return src.From == "default"
+		}
+	}
+	return true
+}
+
+// sandboxProbe tells whether the sandbox works here (tests replace it).
+var sandboxProbe = sandbox.Probe

@@ -87,3 +87,37 @@ say still done
 		t.Fatalf("bash ran without the sandbox: %v", err)
 	}
 }
+
+// chanto verify runs the user's own checks at the user's request: when no
+// configuration asked for the sandbox and it cannot be set up here (a fresh
+// machine without bubblewrap), it says so and runs them anyway. Once the
+// configuration asks for it, it is required.
+func TestVerifyWithoutBubblewrap(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("CHANTO_HOME", home)
+	sandboxOptions = []sandbox.Option{sandbox.WithBwrapPath("/nonexistent/bwrap")}
+	sandboxProbe = func() error { return errors.New("sandbox unavailable: /nonexistent/bwrap not found") }
+	defer func() { sandboxOptions, sandboxProbe = nil, sandbox.Probe }()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitInit(t, dir)
+	t.Chdir(dir)
+
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), []string{"verify", "--check", "true"}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitOK || !strings.Contains(stderr.String(), "running the checks without the sandbox") {
+		t.Fatalf("default sandbox: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[sandbox]\nmode = \"workspace-write\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code = Main(context.Background(), []string{"verify", "--check", "true"}, strings.NewReader(""), &stdout, &stderr)
+	if code != ExitNotVerified || !strings.Contains(stdout.String(), "sandbox unavailable") {
+		t.Fatalf("configured sandbox: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
+	}
+}

@@ -63,7 +63,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		return end // a broken manifest, or tampering caught by the engine itself
 	}
 	last := rep.Checks[len(rep.Checks)-1]
-	if last.TimedOut || last.Refused || last.NotFound != "" || last.NoTests {
+	if last.TimedOut || last.Refused || last.NotFound != "" || last.NoTests || last.CouldNotRun != "" {
 		return end // would hang or fail the same way again: no retry
 	}
 	if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {

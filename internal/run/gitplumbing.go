@@ -21,8 +21,16 @@ func plainGit(spec Spec) ([]string, bool) {
 		return nil, false
 	}
 	i := 1
-	for i+1 < len(spec.Args) && spec.Args[i] == "-c" {
-		i += 2
+	for i < len(spec.Args) {
+		switch a := spec.Args[i]; {
+		case (a == "-c" || a == "-C") && i+1 < len(spec.Args):
+			i += 2
+			continue
+		case a == "--no-pager" || a == "--literal-pathspecs" || a == "--no-optional-locks":
+			i++
+			continue
+		}
+		break
 	}
 	if i >= len(spec.Args) || !slices.Contains(readOnlyGit, spec.Args[i]) {
 		return nil, false

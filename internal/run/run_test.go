@@ -133,6 +133,8 @@ func TestPlainGit(t *testing.T) {
 			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false ls-files -z"},
 		{Spec{Purpose: Internal, Args: []string{"git", "-c", "core.quotepath=off", "diff", "--name-status"}},
 			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false -c core.quotepath=off diff --no-ext-diff --no-textconv --name-status"},
+		{Spec{Purpose: Internal, Args: []string{"git", "-c", "core.quotepath=off", "--no-pager", "rev-parse", "HEAD"}},
+			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false -c core.quotepath=off --no-pager rev-parse HEAD"},
 		{Spec{Purpose: Internal, Args: []string{"git", "checkout-index", "--all"}}, ""},
 		{Spec{Purpose: Model, Args: []string{"git", "ls-files"}}, ""},
 		{Spec{Purpose: Internal, Args: []string{"go", "list"}}, ""},

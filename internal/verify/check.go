@@ -43,7 +43,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	if err != nil {
 		return cr, err
 	}
-	if !sel.Full && !cr.TimedOut && !cr.Refused && cr.NotFound == "" && !cr.Passed {
+	if !sel.Full && !cr.TimedOut && !cr.Refused && cr.CouldNotRun == "" && cr.NotFound == "" && !cr.Passed {
 		if why, ok := fallbackReason(c.Runner, cr); ok {
 			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
 			retry, err := e.execute(ctx, c, full, "")
@@ -172,6 +172,11 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		return cr, nil
 	case errors.As(err, &nf):
 		cr.NotFound, cr.ExitCode = nf.Name, -1
+		return cr, nil
+	case err != nil && ctx.Err() == nil:
+		// The command could not be started at all (the sandbox cannot be
+		// set up, say): nothing was verified, and the reason is the news.
+		cr.CouldNotRun, cr.ExitCode = err.Error(), -1
 		return cr, nil
 	case err != nil:
 		return cr, err

@@ -57,6 +57,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again.", nv, cmd)
 	case last.TimedOut:
 		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatLimit(e.opts.Timeout))
+	case last.CouldNotRun != "":
+		return NotVerified, fmt.Sprintf("%s%s could not run: %s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."))
 	case last.Refused:
 		return NotVerified, fmt.Sprintf("%s%s was refused.", nv, cmd)
 	case last.NoTests && last.check.Runner == "go-vet":

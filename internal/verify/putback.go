@@ -26,7 +26,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		return nil
 	}
 	last := &rep.Checks[len(rep.Checks)-1]
-	if last.Passed || last.TimedOut || last.NotFound != "" || last.NoTests || last.Refused {
+	if last.Passed || last.TimedOut || last.NotFound != "" || last.NoTests || last.Refused || last.CouldNotRun != "" {
 		return nil
 	}
 	rep.NewFailures = append(rep.NewFailures, last.Failures...)

@@ -146,6 +146,9 @@ type CheckRun struct {
 	Refused    bool          `json:"refused,omitempty"`
 	// NotFound names the program that is not installed.
 	NotFound string `json:"not_found,omitempty"`
+	// CouldNotRun says why the check could not be started (not a missing
+	// program: that is NotFound).
+	CouldNotRun string `json:"could_not_run,omitempty"`
 	// NoTests is set when the check collected no tests.
 	NoTests bool `json:"no_tests,omitempty"`
 	// Tests is how many tests ran; -1 when the runner does not say.
