@@ -10,6 +10,7 @@ import (
 // fileModel is what a language analyzer extracts from one file.
 type fileModel struct {
 	lang     string
+	path     string // set only where models of several files are compared
 	tests    []*testCase
 	markers  []marker // file-level: build constraints, module skips, exits
 	comments []string // comment text and bare strings, for commented-out tests

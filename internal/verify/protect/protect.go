@@ -140,6 +140,7 @@ func Compare(base, cur Source, changed []string, opts Options) ([]Violation, err
 		out = append(out, vs...)
 	}
 	out = c.dropMoves(out, files)
+	out = c.movedTests(out, files)
 	return out, nil
 }
 
