@@ -41,6 +41,7 @@ func analyzeJS(src []byte, pt parsed) *fileModel {
 	for _, st := range root.children {
 		if st.kind == "expression_statement" {
 			m.markers = append(m.markers, a.exits(st, "module-level ")...)
+			m.markers = append(m.markers, a.moduleMocks(st)...)
 		}
 		if st.kind == "function_declaration" {
 			if n, b := st.child("name"), st.child("body"); n != nil && b != nil {
