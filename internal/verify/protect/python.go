@@ -33,6 +33,7 @@ func analyzePython(src []byte, pt parsed) *fileModel {
 		return true
 	})
 	var inherited []marker
+	imported := a.pyImported(root)
 	for _, st := range root.children {
 		switch st.kind {
 		case "expression_statement":
@@ -45,6 +46,7 @@ func analyzePython(src []byte, pt parsed) *fileModel {
 				}
 			}
 			m.markers = append(m.markers, a.moduleCalls(st)...)
+			m.markers = append(m.markers, a.rebinds(st, imported)...)
 		}
 	}
 	m.markers = append(m.markers, inherited...)
