@@ -61,3 +61,32 @@ func TestMovedTestsPython(t *testing.T) {
 		t.Fatalf("moved and changed: want test_removed, got %v", vs)
 	}
 }
+
+func TestNewFileHarness(t *testing.T) {
+	base := mapSource{"calc_test.go": moveBase}
+	cases := []struct {
+		name, body string
+		want       Kind
+	}{
+		{"TestMain that exits", "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(0) }\n", EarlyExit},
+		{"TestMain that never runs the tests", "package calc\n\nimport \"testing\"\n\nfunc TestMain(m *testing.M) {}\n", SkipAdded},
+		{"init that exits", "package calc\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n", EarlyExit},
+		{"TestMain that runs the tests", "package calc\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) { os.Exit(m.Run()) }\n", ""},
+		{"new test that starts skipped", "package calc\n\nimport \"testing\"\n\nfunc TestLater(t *testing.T) { t.Skip(\"later\") }\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cur := mapSource{"calc_test.go": moveBase, "main_test.go": c.body}
+			vs, err := Compare(base, cur, []string{"main_test.go"}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" && len(vs) > 0 {
+				t.Fatalf("honest new file reported: %v", vs)
+			}
+			if c.want != "" && (len(vs) == 0 || vs[0].Kind != c.want) {
+				t.Fatalf("want %s, got %v", c.want, vs)
+			}
+		})
+	}
+}
