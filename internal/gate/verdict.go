@@ -95,7 +95,7 @@ func (p *Policy) prior(t *turn) func(verify.Planned) *verify.Prior {
 			case r.TimedOut && sameRunner(r.Runner, pl.Runner) && filepath.Clean(r.Dir) == filepath.Clean(pl.Dir):
 				return &verify.Prior{Command: r.Command, TimedOut: true}
 			case r.Passed && r.covers(pl.Dir, pl.Runner, pl.Full, pl.Targets):
-				return &verify.Prior{Command: r.Command, Passed: true}
+				return &verify.Prior{Command: r.Command, Passed: true, Full: r.All}
 			}
 		}
 		return nil

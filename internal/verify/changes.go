@@ -196,6 +196,18 @@ func isGenerated(p string) bool {
 	return false
 }
 
+// dropGenerated returns a copy of paths without the generated files (a
+// change set handed in by the agent's snapshot, which sees every file).
+func dropGenerated(paths []string) []string {
+	out := []string{}
+	for _, p := range paths {
+		if !isGenerated(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 func (cs *ChangeSet) add(p string, status byte) {
 	if isGenerated(p) {
 		return

@@ -24,12 +24,22 @@ type Prior struct {
 	// Passed and TimedOut are its outcome.
 	Passed   bool
 	TimedOut bool
+	// Full is set when the earlier run covered the whole suite, so the
+	// evidence does not claim the full suite was not run.
+	Full bool
 }
+
+// OwnFullRunReason is the scope reason when the model's own run of the
+// whole suite stands in for a related run.
+const OwnFullRunReason = "your own run covered the whole suite"
 
 // fromPrior records a check settled by an earlier run.
 func (e *engine) fromPrior(c CheckRun, pr *Prior) CheckRun {
 	c.Command = pr.Command
 	c.FromModelRun = true
+	if pr.Full && c.Scope == "related" {
+		c.Scope, c.Reason, c.Targets = "full", OwnFullRunReason, nil
+	}
 	c.Passed = pr.Passed
 	c.TimedOut = pr.TimedOut
 	c.Tests = -1

@@ -272,7 +272,7 @@ func (e *engine) changeSet(ctx context.Context) error {
 		if top, err := git(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
 			root = strings.TrimSpace(string(top))
 		}
-		e.cs = ChangeSet{Root: root, Git: e.opts.BaseSource == nil, Base: e.opts.Base, Changed: append([]string{}, e.opts.Changed...), Added: e.opts.Added}
+		e.cs = ChangeSet{Root: root, Git: e.opts.BaseSource == nil, Base: e.opts.Base, Changed: dropGenerated(e.opts.Changed), Added: dropGenerated(e.opts.Added)}
 		e.cs.finish()
 		e.src = e.opts.BaseSource
 		if e.src == nil && e.cs.Base != "" {
