@@ -183,13 +183,23 @@ func (cs *ChangeSet) addNameStatus(out []byte) error {
 	return nil
 }
 
-// generatedDirs hold files test runners write as they run; they are never
-// part of a change, even in a repository without a .gitignore for them.
-var generatedDirs = []string{"__pycache__", ".pytest_cache"}
+// generatedDirs hold files test runners and package managers write (caches,
+// installed dependencies); they are never part of a change, even in a
+// repository without a .gitignore for them.
+var generatedDirs = map[string]bool{"__pycache__": true, ".pytest_cache": true, "node_modules": true}
+
+// buildDirs are generated only with the layout their tool gives them: a
+// Cargo target folder, a virtualenv. The name alone may be a source folder.
+var buildDirs = map[string]map[string]bool{
+	"target": {"debug": true, "release": true, "doc": true, "tmp": true, "package": true, "CACHEDIR.TAG": true, ".rustc_info.json": true},
+	".venv":  {"bin": true, "lib": true, "lib64": true, "include": true, "share": true, "pyvenv.cfg": true},
+	"venv":   {"bin": true, "lib": true, "lib64": true, "include": true, "share": true, "pyvenv.cfg": true},
+}
 
 func isGenerated(p string) bool {
-	for _, d := range generatedDirs {
-		if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+	parts := strings.Split(p, "/")
+	for i, c := range parts[:len(parts)-1] {
+		if generatedDirs[c] || buildDirs[c][parts[i+1]] {
 			return true
 		}
 	}

@@ -62,6 +62,10 @@ func TestChangesKinds(t *testing.T) {
 	put(t, dir, "naïve file.go", "package x")
 	put(t, dir, "ignored/x.txt", "x")
 	put(t, dir, "pkg/__pycache__/m.pyc", "x")
+	put(t, dir, "web/node_modules/jest/index.js", "x")
+	put(t, dir, "target/debug/app", "x")
+	put(t, dir, ".venv/lib/python3/site-packages/_pytest/x.py", "x")
+	put(t, dir, "internal/target/target.go", "package target")
 	put(t, dir, "staged.txt", "s")
 	sh(t, dir, "git", "add", "staged.txt")
 
@@ -69,11 +73,11 @@ func TestChangesKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"dossier ü/new name.txt", "gone.txt", "mod.txt", "naïve file.go", "old name.txt", "staged.txt"}
+	want := []string{"dossier ü/new name.txt", "gone.txt", "internal/target/target.go", "mod.txt", "naïve file.go", "old name.txt", "staged.txt"}
 	if !reflect.DeepEqual(cs.Changed, want) {
 		t.Errorf("changed = %q\nwant %q", cs.Changed, want)
 	}
-	if want := []string{"naïve file.go", "staged.txt"}; !reflect.DeepEqual(cs.Added, want) {
+	if want := []string{"internal/target/target.go", "naïve file.go", "staged.txt"}; !reflect.DeepEqual(cs.Added, want) {
 		t.Errorf("added = %q, want %q", cs.Added, want)
 	}
 	if want := []string{"gone.txt", "old name.txt"}; !reflect.DeepEqual(cs.Deleted, want) {
