@@ -85,6 +85,8 @@ func checkConftest(p string, b, a []byte) []Violation {
 			out = append(out, harnessViolation(p, fmt.Sprintf("conftest %s %s (it can skip, deselect or force-pass tests)", name, verb), cur.line, firstLineOf(old.text), firstLineOf(cur.text)))
 		case cur.skips > old.skips:
 			out = append(out, harnessViolation(p, fmt.Sprintf("conftest fixture %s now skips or exits", name), cur.line, "", firstLineOf(cur.text)))
+		case had:
+			out = append(out, fixtureValueChanged(p, name, old, cur)...)
 		}
 	}
 	if b != nil {
@@ -105,6 +107,7 @@ type pyDef struct {
 	text  string
 	line  int
 	skips int
+	value string // the literal a fixture returns
 }
 
 func sortedDefNames(m map[string]pyDef) []string {
@@ -153,7 +156,7 @@ func conftestDefs(src []byte) map[string]pyDef {
 		if name == "" {
 			continue
 		}
-		d := pyDef{body: tk.norm(st), text: st.text(src), line: st.line}
+		d := pyDef{body: tk.norm(st), text: st.text(src), line: st.line, value: fixtureValue(st, src)}
 		st.walk(func(n *node) bool {
 			if n.kind == "call" {
 				if f := n.child("function"); f != nil {

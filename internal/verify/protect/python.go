@@ -319,7 +319,9 @@ func (a *pyAnalyzer) isAssertCall(c *node) bool {
 
 // scan collects assertions, skips, exits and inversions in a test body.
 func (a *pyAnalyzer) scan(tc *testCase, body *node) {
-	if st := a.bodyStmts(body); len(st) > 0 && st[0].kind == "return_statement" {
+	// A helper or fixture that returns a value at once is just short; a
+	// bare return, or any return opening a test, skips what follows.
+	if st := a.bodyStmts(body); len(st) > 0 && st[0].kind == "return_statement" && !(a.helper && len(st[0].namedChildren()) > 0) {
 		tc.markers = append(tc.markers, marker{kind: EarlyExit, text: "return", line: st[0].line})
 	}
 	var visit func(n *node, g int)
