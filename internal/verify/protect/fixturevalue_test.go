@@ -23,3 +23,14 @@ func TestPythonHelperReturnsValue(t *testing.T) {
 		{"test returns a value first", f, base, sub(base, "def test_empty():\n", "def test_empty():\n    return 0\n"), EarlyExit},
 	})
 }
+
+func TestGoRustHelperReturnsValue(t *testing.T) {
+	goBase := "package c\n\nimport \"testing\"\n\nfunc newCart() *Cart {\n\tc := &Cart{}\n\treturn c\n}\n\nfunc check(t *testing.T, c *Cart) {\n\tif c.Total() != 0 {\n\t\tt.Fatal(\"not empty\")\n\t}\n}\n\nfunc TestEmpty(t *testing.T) { check(t, newCart()) }\n"
+	rsBase := "pub fn f() -> i32 { 1 }\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    fn make() -> i32 {\n        let x = f();\n        x\n    }\n    #[test]\n    fn one() {\n        assert_eq!(make(), 1);\n    }\n}\n"
+	runEdits(t, []edit{
+		{"go helper returns at once", "c_test.go", goBase, sub(goBase, "\tc := &Cart{}\n\treturn c\n", "\treturn &Cart{}\n"), ""},
+		{"go asserting helper exits at once", "c_test.go", goBase, sub(goBase, "func check(t *testing.T, c *Cart) {\n", "func check(t *testing.T, c *Cart) {\n\treturn\n"), EarlyExit},
+		{"rust helper returns at once", "src/lib.rs", rsBase, sub(rsBase, "        let x = f();\n        x\n", "        return f();\n"), ""},
+		{"rust test returns at once", "src/lib.rs", rsBase, sub(rsBase, "    fn one() {\n", "    fn one() {\n        return;\n"), EarlyExit},
+	})
+}
