@@ -166,6 +166,8 @@ func globPrefixes(v string) []string {
 
 func (d *Detector) loadJS(src Source) {
 	var cfgs []map[string][]string
+	pkgJSON, _ := src.ReadFile("package.json")
+	defer func() { d.runnerDefaults(pkgJSON) }()
 	if b, err := src.ReadFile("package.json"); err == nil {
 		var pkg struct {
 			Jest map[string]any `json:"jest"`
