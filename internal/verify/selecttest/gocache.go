@@ -53,6 +53,8 @@ func ResetGoCache() {
 	goCache.Lock()
 	defer goCache.Unlock()
 	goCache.graphs = map[string]*goGraph{}
+	headerMemo.reset()
+	scanMemo.reset()
 }
 
 // goGraphFor returns the module graph of dir, from cache when the key
@@ -140,6 +142,11 @@ func goGraphKey(dir string) string {
 		data, _ := os.ReadFile(filepath.Join(dir, name))
 		fmtKey(h, name, string(data))
 	}
+	// The headers of unchanged files are remembered across processes.
+	sum := sha256.Sum256([]byte(abs))
+	memoFile := filepath.Join(config.Home(), "cache", "selecttest", "headers-"+hex.EncodeToString(sum[:8])+".json")
+	headerMemo.load(memoFile)
+	defer headerMemo.save(memoFile)
 	walkFiles(dir, func(rel string) bool {
 		base := path.Base(rel)
 		if base == "testdata" || base == "vendor" || strings.HasPrefix(base, "_") || strings.HasPrefix(base, ".") {
@@ -149,7 +156,11 @@ func goGraphKey(dir string) string {
 	}, func(rel string) bool {
 		fmtKey(h, "file", rel)
 		if strings.HasSuffix(rel, ".go") {
-			fmtKey(h, goHeader(filepath.Join(dir, filepath.FromSlash(rel))))
+			file := filepath.Join(dir, filepath.FromSlash(rel))
+			fmtKey(h, headerMemo.get(file, "", func() string {
+				sum := sha256.Sum256([]byte(goHeader(file)))
+				return hex.EncodeToString(sum[:])
+			}))
 		}
 		return true
 	})
@@ -212,7 +223,12 @@ func scanGoTests(dir string, g *goGraph) goTestScan {
 			if !strings.HasSuffix(f, "_test.go") {
 				continue
 			}
-			reads, builds := scanGoTestFile(filepath.Join(dir, filepath.FromSlash(p.Rel), f), p.Rel)
+			file := filepath.Join(dir, filepath.FromSlash(p.Rel), f)
+			got := scanMemo.get(file, p.Rel, func() testScan {
+				reads, builds := scanGoTestFile(file, p.Rel)
+				return testScan{reads, builds}
+			})
+			reads, builds := got.reads, got.buildsGo
 			for _, d := range reads {
 				set[d] = true
 			}
