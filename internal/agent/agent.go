@@ -201,6 +201,14 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 			out.Answer, out.Verdict, out.Evidence = answer, d.Verdict, d.Evidence
 			return out, d.Err
 		}
+		if w, ok := a.opts.Policy.(ToolWaiter); ok {
+			if err := w.BeforeTools(ctx); err != nil {
+				if ctx.Err() != nil {
+					return out, ErrInterrupted
+				}
+				return out, err
+			}
+		}
 		results := a.dispatch(ctx, st, calls)
 		st.ToolCalls += len(calls)
 		addUsage(&out.Usage, a.subUsage)

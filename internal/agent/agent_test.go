@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -314,5 +315,61 @@ say and the second half.
 	}
 	if out.Answer != "The first halfand the second half." || out.ModelCalls != 2 {
 		t.Errorf("outcome = %+v", out)
+	}
+}
+
+// waitingPolicy finishes its turn-start work in the background; it records
+// whether a tool ran before that work was done.
+type waitingPolicy struct {
+	NoPolicy
+	mu    sync.Mutex
+	ready bool
+	early bool
+}
+
+func (p *waitingPolicy) OnTurnStart(context.Context, *TurnState) error {
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		p.mu.Lock()
+		p.ready = true
+		p.mu.Unlock()
+	}()
+	return nil
+}
+
+func (p *waitingPolicy) BeforeTools(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		ready := p.ready
+		p.mu.Unlock()
+		if ready {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func (p *waitingPolicy) AfterTool(context.Context, *TurnState, llm.Part, tool.Result) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ready {
+		p.early = true
+	}
+	return ""
+}
+
+// No tool runs before the policy's turn-start work is done.
+func TestToolsWaitForThePolicy(t *testing.T) {
+	p := &waitingPolicy{}
+	a := newAgent(t, "call bash {\"text\":\"x\"}\n---\nsay done\n", &recorder{}, func(o *Options) { o.Policy = p })
+	if _, err := a.Run(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if p.early {
+		t.Fatal("a tool ran before BeforeTools returned")
 	}
 }

@@ -134,6 +134,14 @@ func (p *HookPolicy) OnTurnStart(ctx context.Context, st *TurnState) error {
 	return nil
 }
 
+// BeforeTools waits for the inner policy's turn-start work, if it has any.
+func (p *HookPolicy) BeforeTools(ctx context.Context) error {
+	if w, ok := p.Inner.(ToolWaiter); ok {
+		return w.BeforeTools(ctx)
+	}
+	return nil
+}
+
 // AfterTool runs the inner policy's AfterTool, then post_tool_use.
 func (p *HookPolicy) AfterTool(ctx context.Context, st *TurnState, call llm.Part, res tool.Result) string {
 	note := p.Inner.AfterTool(ctx, st, call, res)

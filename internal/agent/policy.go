@@ -77,6 +77,14 @@ type TurnStarter interface {
 	OnTurnStart(ctx context.Context, st *TurnState) error
 }
 
+// ToolWaiter is implemented by policies that finish their turn-start work
+// in the background (the gate's snapshot, taken while the first model call
+// runs). The agent waits on it before running any tool of the turn, so no
+// tool can change the project before the turn's starting point is recorded.
+type ToolWaiter interface {
+	BeforeTools(ctx context.Context) error
+}
+
 // NoPolicy accepts every answer and annotates nothing.
 type NoPolicy struct{}
 

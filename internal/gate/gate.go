@@ -70,6 +70,8 @@ type Policy struct {
 // the agent may call concurrently for parallel read-only calls.
 type turn struct {
 	mu sync.Mutex
+	// ready is closed once the snapshot (snap or snapErr) is taken.
+	ready chan struct{}
 
 	snap     *snapshot.Snapshot
 	snapErr  error
@@ -97,6 +99,7 @@ type gateRun struct {
 var (
 	_ agent.StopPolicy  = (*Policy)(nil)
 	_ agent.TurnStarter = (*Policy)(nil)
+	_ agent.ToolWaiter  = (*Policy)(nil)
 )
 
 // New returns a policy.
@@ -114,29 +117,57 @@ func New(opts Options) *Policy {
 // starts the baseline run in a copy of the tree alongside the first model
 // call.
 func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
-	t := &turn{reported: map[string]bool{}}
+	t := &turn{reported: map[string]bool{}, ready: make(chan struct{})}
 	root := p.opts.Root
 	if root == "" {
 		root = st.Root
 	}
-	t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, root)
 	p.mu.Lock()
-	if p.t != nil && p.t.snap != nil {
-		p.t.snap.Close()
+	if old := p.t; old != nil {
+		go func() {
+			<-old.ready
+			if old.snap != nil {
+				old.snap.Close()
+			}
+		}()
 	}
 	p.t = t
 	p.mu.Unlock()
-	if t.snapErr == nil && p.opts.Verify && p.opts.Full {
-		t.baseline = startCopyBaseline(ctx, t.snap, p.baselineOptions())
+	// The snapshot is taken alongside the first model call; the agent
+	// waits for it (BeforeTools) before any tool may touch the tree.
+	go func() {
+		defer close(t.ready)
+		t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, root)
+		if t.snapErr == nil && p.opts.Verify && p.opts.Full {
+			t.baseline = startCopyBaseline(ctx, t.snap, p.baselineOptions())
+		}
+	}()
+	return nil
+}
+
+// BeforeTools waits until the turn's snapshot is taken.
+func (p *Policy) BeforeTools(ctx context.Context) error {
+	if t := p.turn(); t != nil {
+		return t.wait(ctx)
 	}
 	return nil
+}
+
+// wait blocks until the snapshot is ready or ctx ends.
+func (t *turn) wait(ctx context.Context) error {
+	select {
+	case <-t.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // AfterTool updates the change set, reports new test-protection violations
 // at once and records the model's own check runs.
 func (p *Policy) AfterTool(ctx context.Context, st *agent.TurnState, call llm.Part, res tool.Result) string {
 	t := p.turn()
-	if t == nil || t.snapErr != nil {
+	if t == nil || t.wait(ctx) != nil || t.snapErr != nil {
 		return ""
 	}
 	t.mu.Lock()
@@ -159,6 +190,9 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	t := p.turn()
 	if t == nil {
 		return agent.Accept()
+	}
+	if err := t.wait(ctx); err != nil {
+		return agent.StopDecision{Err: err}
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
