@@ -69,16 +69,24 @@ func newRootCmd(std *stdio) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "chanto [flags]",
 		Short:         "A coding agent whose \"done\" is backed by the project's own checks",
-		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 	}
-	root.SetVersionTemplate("chanto {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(ExitUsage, err) })
+	// --version is ours rather than cobra's: cobra's version output goes
+	// through text/template, and linking template execution stops the
+	// linker from dropping unused methods — it doubles the binary and its
+	// resident pages.
+	var version bool
+	root.Flags().BoolVarP(&version, "version", "v", false, "print the version and exit")
 	var dir string
 	root.PersistentFlags().StringVarP(&dir, "directory", "C", "", "run as if chanto was started in `DIR`")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if version {
+			fmt.Fprintf(std.out, "chanto %s\n", Version)
+			return withCode(ExitOK, nil)
+		}
 		if dir == "" {
 			return nil
 		}
