@@ -2,7 +2,8 @@ package openai
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,28 +167,13 @@ func (a *chatAccumulator) add(ch sdk.ChatCompletionChunk) {
 }
 
 func (a *chatAccumulator) response() llm.Response {
-	msg := llm.Message{Role: llm.Assistant}
-	if a.text.Len() > 0 {
-		msg.Parts = append(msg.Parts, llm.Part{Type: llm.Text, Text: a.text.String()})
-	}
-	idx := make([]int64, 0, len(a.calls))
-	for i := range a.calls {
-		idx = append(idx, i)
-	}
-	sort.Slice(idx, func(i, j int) bool { return idx[i] < idx[j] })
-	for n, i := range idx {
+	var calls []llm.Part
+	for n, i := range slices.Sorted(maps.Keys(a.calls)) {
 		call := a.calls[i]
 		if call.id == "" { // some local servers omit ids
 			call.id = "call_" + strconv.Itoa(n+1)
 		}
-		msg.Parts = append(msg.Parts, toolCall(call.id, call.name, call.args.String()))
+		calls = append(calls, toolCall(call.id, call.name, call.args.String()))
 	}
-	stop := llm.StopEnd
-	switch {
-	case a.finish == "length":
-		stop = llm.StopMaxTokens
-	case len(idx) > 0:
-		stop = llm.StopToolUse
-	}
-	return llm.Response{Message: msg, StopReason: stop, Usage: a.usage}
+	return assistantResponse(a.text.String(), calls, a.finish == "length", a.usage)
 }

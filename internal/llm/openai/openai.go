@@ -180,6 +180,24 @@ func retryableKind(kind, code string) bool {
 }
 
 // toolCall builds a ToolUse part from streamed arguments.
+// assistantResponse assembles a finished reply from its text and its tool
+// calls (in the order the model made them); maxed says the output limit cut it.
+func assistantResponse(text string, calls []llm.Part, maxed bool, usage llm.Usage) llm.Response {
+	msg := llm.Message{Role: llm.Assistant}
+	if text != "" {
+		msg.Parts = append(msg.Parts, llm.Part{Type: llm.Text, Text: text})
+	}
+	msg.Parts = append(msg.Parts, calls...)
+	stop := llm.StopEnd
+	switch {
+	case maxed:
+		stop = llm.StopMaxTokens
+	case len(calls) > 0:
+		stop = llm.StopToolUse
+	}
+	return llm.Response{Message: msg, StopReason: stop, Usage: usage}
+}
+
 func toolCall(id, name, args string) llm.Part {
 	input, inErr := llm.ParseToolInput(name, args)
 	return llm.Part{Type: llm.ToolUse, ID: id, Name: name, Input: input, InputError: inErr}

@@ -2,7 +2,8 @@ package openai
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/openai/openai-go/v3/packages/param"
@@ -159,29 +160,14 @@ func (a *respAccumulator) add(provider string, ev responses.ResponseStreamEventU
 }
 
 func (a *respAccumulator) response() llm.Response {
-	msg := llm.Message{Role: llm.Assistant}
-	if a.text.Len() > 0 {
-		msg.Parts = append(msg.Parts, llm.Part{Type: llm.Text, Text: a.text.String()})
-	}
-	idx := make([]int64, 0, len(a.calls))
-	for i := range a.calls {
-		idx = append(idx, i)
-	}
-	sort.Slice(idx, func(i, j int) bool { return idx[i] < idx[j] })
-	for _, i := range idx {
+	var calls []llm.Part
+	for _, i := range slices.Sorted(maps.Keys(a.calls)) {
 		call := a.calls[i]
 		args := call.args.String()
 		if call.hasFinal {
 			args = call.final
 		}
-		msg.Parts = append(msg.Parts, toolCall(call.id, call.name, args))
+		calls = append(calls, toolCall(call.id, call.name, args))
 	}
-	stop := llm.StopEnd
-	switch {
-	case a.incomplete == "max_output_tokens":
-		stop = llm.StopMaxTokens
-	case len(idx) > 0:
-		stop = llm.StopToolUse
-	}
-	return llm.Response{Message: msg, StopReason: stop, Usage: a.usage}
+	return assistantResponse(a.text.String(), calls, a.incomplete == "max_output_tokens", a.usage)
 }
