@@ -16,9 +16,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 	if g := t.lastGate; g != nil && g.version == t.version {
 		// Nothing changed since the last gate run: its verdict stands, and
 		// the model's answer (its explanation) is kept.
-		emit(st, event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
-			Verdict: string(g.report.Verdict), Evidence: g.report.Evidence,
-			NewFailures: failureIDs(g.report.NewFailures), AlreadyFailing: failureIDs(g.report.AlreadyFailing)}})
+		emit(st, event.Event{Type: event.VerifyResult, Verify: g.report.Result()})
 		return agent.StopDecision{Verdict: agentVerdict(g.report.Verdict), Evidence: g.report.Evidence}
 	}
 	changed := t.change.All()
@@ -122,14 +120,6 @@ func (p *Policy) rememberFullRuns(rep *verify.Report) {
 			p.fullRunSecs[verify.FullRunKey(filepath.Join(rep.Root, filepath.FromSlash(c.Dir)), c.Command)] = c.Duration.Seconds()
 		}
 	}
-}
-
-func failureIDs(fs []verify.Failure) []string {
-	out := []string{}
-	for _, f := range fs {
-		out = append(out, f.ID)
-	}
-	return out
 }
 
 func agentVerdict(v verify.Verdict) agent.Verdict {

@@ -21,16 +21,14 @@ const noTestsHint = "set checks = [...] under [guardrails] to tell chanto what t
 // finish sets the verdict and the evidence and emits verify.result.
 func (e *engine) finish(rep *Report) *Report {
 	rep.Verdict, rep.Evidence = verdict(rep, e)
-	var newIDs, old []string
-	for _, f := range rep.NewFailures {
-		newIDs = append(newIDs, f.ID)
-	}
-	for _, f := range rep.AlreadyFailing {
-		old = append(old, f.ID)
-	}
-	e.emit(event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
-		Verdict: string(rep.Verdict), Evidence: rep.Evidence, NewFailures: nonNil(newIDs), AlreadyFailing: nonNil(old)}})
+	e.emit(event.Event{Type: event.VerifyResult, Verify: rep.Result()})
 	return rep
+}
+
+// Result is the verdict as the verify.result event carries it.
+func (rep *Report) Result() *event.VerifyEnd {
+	return &event.VerifyEnd{Verdict: string(rep.Verdict), Evidence: rep.Evidence,
+		NewFailures: nonNil(ids(rep.NewFailures)), AlreadyFailing: nonNil(ids(rep.AlreadyFailing))}
 }
 
 // verdict decides the outcome and writes its one-line evidence.
