@@ -245,34 +245,65 @@ func scanGoTests(dir string, g *goGraph) goTestScan {
 
 // scanGoTestFile scans a Go test file's tokens. It returns the paths its
 // string literals name that climb out of the package folder pkgRel,
-// relative to the module root (a bare "..", as in filepath.Join("..", "x"),
-// stands for the whole parent folder), and whether it runs the go command.
+// relative to the module root, and whether it runs the go command.
+//
+// Literals that are arguments of one call are joined, so
+// filepath.Join("..", "d", "testdata") names d/testdata; a bare ".." that
+// stands alone, as in os.ReadDir(".."), stands for the whole parent folder.
+// A bare ".." that is concatenated (".." + string(filepath.Separator)) builds
+// a string rather than naming a folder, and names nothing.
 func scanGoTestFile(file, pkgRel string) (out []string, buildsGo bool) {
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return nil, false
 	}
+	type item struct {
+		tok token.Token
+		lit string
+	}
+	var toks []item
 	var s scanner.Scanner
 	fset := token.NewFileSet()
 	s.Init(fset.AddFile(file, -1, len(src)), src, nil, 0)
 	for {
 		_, tok, lit := s.Scan()
 		if tok == token.EOF {
-			return out, buildsGo
+			break
 		}
-		if tok == token.IDENT && (lit == "GoToolPath" || lit == "GoTool") {
+		toks = append(toks, item{tok, lit})
+	}
+	unquote := func(i int) (string, bool) {
+		if i >= len(toks) || toks[i].tok != token.STRING {
+			return "", false
+		}
+		v, err := strconv.Unquote(toks[i].lit)
+		return v, err == nil
+	}
+	for i, t := range toks {
+		if t.tok == token.IDENT && (t.lit == "GoToolPath" || t.lit == "GoTool") {
 			buildsGo = true
 		}
-		if tok != token.STRING {
+		v, ok := unquote(i)
+		if !ok {
 			continue
 		}
-		v, err := strconv.Unquote(lit)
-		if err == nil && (v == "go" || strings.HasPrefix(v, "go build") || strings.HasPrefix(v, "go run") ||
-			strings.HasPrefix(v, "go install")) {
+		if v == "go" || strings.HasPrefix(v, "go build") || strings.HasPrefix(v, "go run") ||
+			strings.HasPrefix(v, "go install") {
 			buildsGo = true
 		}
-		if err != nil || !(v == ".." || strings.HasPrefix(v, "../")) {
+		if !(v == ".." || strings.HasPrefix(v, "../")) {
 			continue
+		}
+		if v == ".." && i+1 < len(toks) && toks[i+1].tok == token.ADD {
+			continue
+		}
+		// Join the string arguments that follow in the same call.
+		for j := i + 1; j+1 < len(toks) && toks[j].tok == token.COMMA; j += 2 {
+			next, ok := unquote(j + 1)
+			if !ok || strings.HasPrefix(next, "/") {
+				break
+			}
+			v = path.Join(v, next)
 		}
 		if i := strings.IndexAny(v, "*?["); i >= 0 {
 			v = path.Dir(v[:i] + "x")
@@ -283,4 +314,5 @@ func scanGoTestFile(file, pkgRel string) (out []string, buildsGo bool) {
 		}
 		out = append(out, target)
 	}
+	return out, buildsGo
 }
