@@ -40,9 +40,23 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 		case !jsExts[path.Ext(f)]:
 			return fullSelection(in.Check, f+" is not JavaScript or TypeScript code"), nil
 		case !fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))):
-			return fullSelection(in.Check, f+" was deleted, so what imported it cannot be found"), nil
+			// A deleted test file has nothing left to run. A deleted module
+			// that no file names any more (the old half of a rename) has no
+			// tests of its own: the files that changed their imports bring
+			// theirs. One still named may break its importers, which the
+			// runner's graph can no longer see.
+			if jsTestName.MatchString(f) {
+				continue
+			}
+			if by := jsNamedBy(in.Check.Dir, f); by != "" {
+				return fullSelection(in.Check, f+" was deleted and "+by+" still names it"), nil
+			}
+			continue
 		}
 		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return fullSelection(in.Check, "only deleted files changed, so no file is left to relate tests to"), nil
 	}
 	args := in.Check.Args
 	if len(args) == 0 {
@@ -208,6 +222,41 @@ func simpleWords(cmd string) []string {
 }
 
 // countJSTests counts test files the way jest's defaults see them.
+// jsSpecifier finds the module names a JavaScript source imports:
+// require("x"), import("x"), jest.mock("x"), import ... from "x", import "x".
+var jsSpecifier = regexp.MustCompile(`(?:\b(?:require|import|mock|requireActual|importActual|doMock)\s*\(\s*|\b(?:from|import)\s+)['"\x60]([^'"\x60\n]+)['"\x60]`)
+
+// jsNamedBy returns the first source file that imports a module that could
+// be the (deleted) file f: one whose last path element, extension dropped,
+// is f's name, or its folder's name for an index file. Bare package names
+// that happen to match make it err on the side of the full suite.
+func jsNamedBy(dir, f string) string {
+	stem := strings.TrimSuffix(path.Base(f), path.Ext(f))
+	if stem == "index" {
+		stem = path.Base(path.Dir(f))
+	}
+	found := ""
+	walkFiles(dir, keepSourceDir, func(rel string) bool {
+		if !jsExts[path.Ext(rel)] || path.Ext(rel) == ".json" {
+			return true
+		}
+		src, err := readHead(filepath.Join(dir, filepath.FromSlash(rel)), 1<<20)
+		if err != nil {
+			return true
+		}
+		for _, m := range jsSpecifier.FindAllSubmatch(src, -1) {
+			spec := string(m[1])
+			last := path.Base(spec)
+			if last == stem || strings.TrimSuffix(last, path.Ext(last)) == stem {
+				found = rel
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
 func countJSTests(dir string) int {
 	n := 0
 	walkFiles(dir, keepSourceDir, func(rel string) bool {

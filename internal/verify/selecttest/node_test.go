@@ -79,8 +79,17 @@ func TestNodeFullRules(t *testing.T) {
 	check := detect.Check{Command: "npx jest", Args: []string{"npx", "jest"}, Dir: dir, Runner: detect.Jest, Narrowable: true}
 	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"src/a.js", "README.md"}}),
 		"README.md is not JavaScript or TypeScript code")
+	writeTree(t, dir, map[string]string{"src/user.js": "const g = require('./gone')\n"})
 	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"src/gone.js"}}),
-		"src/gone.js was deleted, so what imported it cannot be found")
+		"src/gone.js was deleted and src/user.js still names it")
+	// A rename: the old path is named by nothing, the new one is related.
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/old_a.js", "src/a.js"}}),
+		"npx jest --findRelatedTests src/a.js")
+	// A renamed test file runs under its new name.
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/old.test.js", "src/t00.test.js"}}),
+		"npx jest --findRelatedTests src/t00.test.js")
+	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"src/old_a.js"}}),
+		"only deleted files changed, so no file is left to relate tests to")
 	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"jest.config.js"}}), "jest.config.js changed")
 	small := t.TempDir()
 	writeTree(t, small, map[string]string{"package.json": `{"scripts":{"test":"jest"}}`, "a.test.js": ""})

@@ -118,7 +118,8 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 
 // matchTests adds to selected the tests that reach each target file. It
 // returns the tests selected only through a hidden dependency, with why,
-// and the first target no test reaches (new files nothing imports aside).
+// and the first target no test reaches (new or deleted files nothing
+// imports aside).
 func (p *pyProject) matchTests(tests, targets []string, selected, added map[string]bool) (map[string]string, string) {
 	widened := map[string]string{}
 	plain := map[string]bool{}
@@ -145,7 +146,11 @@ func (p *pyProject) matchTests(tests, targets []string, selected, added map[stri
 				}
 				selected[t] = true
 			}
-			if !found && !(added[f] && !p.importedByAny(f)) {
+			// A new file nothing imports yet, or a deleted one nothing
+			// imports any more (the other half of a rename), has no tests
+			// of its own; the files that changed their imports bring theirs.
+			gone := !fileExists(filepath.Join(p.dir, filepath.FromSlash(f)))
+			if !found && !((added[f] || gone) && !p.importedByAny(f)) {
 				return nil, f
 			}
 		}

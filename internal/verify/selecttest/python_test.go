@@ -87,6 +87,8 @@ func TestPythonSelection(t *testing.T) {
 		{"deleted module selects the tests that still import it", []string{"src/shop/gone.py"}, nil, py + "tests/test_gone.py", ""},
 		{"new file nothing imports does not widen", []string{"src/shop/tax.py", "src/shop/new.py"},
 			[]string{"src/shop/new.py"}, py + "tests/test_cli.py tests/test_deep.py tests/test_literal.py tests/test_tax.py", ""},
+		{"renamed module: the old path nothing imports adds no tests", []string{"src/shop/price_old.py", "src/shop/price.py"},
+			nil, py + "tests/test_cart.py tests/test_multi.py tests/test_price.py tests/test_script.py", ""},
 		{"only new unimported files", []string{"repro.py"}, []string{"repro.py"}, "", "no related tests for the change"},
 		{"not Python", []string{"src/shop/tax.py", "README.md"}, nil, "", "README.md is not Python code"},
 		{"no related tests", []string{"scripts/orphan.py"}, nil, "", "scripts/orphan.py has no related tests"},
