@@ -159,28 +159,33 @@ func (p *pyProject) baseDir(file string) string {
 	return d
 }
 
+// resolveImport finds the module or package an import statement names,
+// with the package __init__ files passed through on the way.
+func (p *pyProject) resolveImport(from string, imp pyImport) ([]pyEdge, pyTarget, bool) {
+	if imp.Level == 0 {
+		return p.resolveAbs(from, imp.Module)
+	}
+	base := path.Dir(from)
+	for i := 1; i < imp.Level; i++ {
+		base = path.Dir(base)
+	}
+	var parts []string
+	if imp.Module != "" {
+		parts = strings.Split(imp.Module, ".")
+	}
+	return p.walkModule(base, parts)
+}
+
 // importEdges resolves one import statement of file `from`.
 func (p *pyProject) importEdges(from string, imp pyImport) []pyEdge {
-	var edges []pyEdge
-	var t pyTarget
-	var ok bool
-	if imp.Level > 0 {
-		base := path.Dir(from)
-		for i := 1; i < imp.Level; i++ {
-			base = path.Dir(base)
-		}
-		var parts []string
-		if imp.Module != "" {
-			parts = strings.Split(imp.Module, ".")
-		}
-		edges, t, ok = p.walkModule(base, parts)
-	} else {
-		edges, t, ok = p.resolveAbs(from, imp.Module)
-	}
+	edges, t, ok := p.resolveImport(from, imp)
 	if !ok {
 		return nil
 	}
 	if !imp.From {
+		if p.attrsOnly(imp) {
+			return append(edges, p.attrEdges(from, imp, t)...)
+		}
 		if t.File != "" {
 			edges = append(edges, pyEdge{To: t.File, Deep: true})
 		}
@@ -194,6 +199,75 @@ func (p *pyProject) importEdges(from string, imp pyImport) []pyEdge {
 	}
 	for _, n := range imp.Names {
 		edges = append(edges, p.nameEdges(t, n.Name)...)
+	}
+	return edges
+}
+
+// attrsOnly reports whether a plain import's bound name is only read
+// through attributes (`nx.shortest_path`), so that the attributes can
+// stand for the whole package. Storing it in doctest_namespace counts as
+// a use only when doctests are collected.
+func (p *pyProject) attrsOnly(imp pyImport) bool {
+	if imp.Bind == "" || imp.Escapes || imp.Doctest && p.cfg.DoctestModules {
+		return false
+	}
+	return len(imp.Attrs) > 0 || imp.Doctest || p.cfg.DoctestModules && len(imp.DocAttrs) > 0
+}
+
+// attrEdges resolves a plain import whose bound name is only read through
+// attributes: the imported package's __init__ counts for its own lines,
+// and each attribute chain for where it leads. A module imported by name
+// still counts whole.
+func (p *pyProject) attrEdges(from string, imp pyImport, t pyTarget) []pyEdge {
+	var edges []pyEdge
+	if t.File != "" {
+		edges = append(edges, pyEdge{To: t.File, Deep: t.Dir == ""})
+	}
+	base := imp.Module
+	if imp.As == "" {
+		base = imp.Bind
+	}
+	_, bt, ok := p.resolveAbs(from, base)
+	if !ok || bt.Dir == "" {
+		return edges
+	}
+	for _, a := range imp.Attrs {
+		edges = append(edges, p.chainEdges(bt, strings.Split(a, "."), true)...)
+	}
+	for _, a := range imp.DocAttrs {
+		if !p.cfg.DoctestModules {
+			break
+		}
+		edges = append(edges, p.chainEdges(bt, strings.Split(a, "."), false)...)
+	}
+	return edges
+}
+
+// chainEdges resolves `pkg.a.b.name` read on package t: through the
+// subpackages and submodules the chain names, then the first other name
+// as `from package import name` would. A chain that ends on a package
+// uses all of it when whole is set.
+func (p *pyProject) chainEdges(t pyTarget, chain []string, whole bool) []pyEdge {
+	var edges []pyEdge
+	for _, name := range chain {
+		sub, st, ok := p.walkModule(t.Dir, []string{name})
+		if !ok {
+			if t.File == "" {
+				return edges
+			}
+			return append(edges, p.exportEdges(t.File, name)...)
+		}
+		edges = append(edges, sub...)
+		if st.Dir == "" {
+			return append(edges, pyEdge{To: st.File, Deep: true})
+		}
+		if st.File != "" {
+			edges = append(edges, pyEdge{To: st.File})
+		}
+		t = st
+	}
+	if whole && t.File != "" {
+		edges = append(edges, pyEdge{To: t.File, Deep: true})
 	}
 	return edges
 }
@@ -223,21 +297,41 @@ func (p *pyProject) nameEdges(t pyTarget, name string) []pyEdge {
 // cannot tell (the name is defined in the __init__ itself, or comes from
 // a __getattr__), the whole __init__ counts.
 func (p *pyProject) exportEdges(init, name string) []pyEdge {
-	whole := []pyEdge{{To: init, Deep: true}}
-	key := init + "\x00" + name
+	switch edges, st := p.findExport(init, name); st {
+	case exportFound:
+		return edges
+	case exportCycle:
+		// An outer lookup of the same name is under way and covers it.
+		return nil
+	}
+	return []pyEdge{{To: init, Deep: true}}
+}
+
+const (
+	exportAbsent = iota
+	exportFound
+	exportCycle
+)
+
+// findExport finds where file's module-level name comes from: an import
+// that binds it, the file itself when it defines it, or else every star
+// import (followed to any depth, cycles cut) whose source exports it.
+func (p *pyProject) findExport(file, name string) ([]pyEdge, int) {
+	key := file + "\x00" + name
 	if p.exporting[key] {
-		return whole
+		return nil, exportCycle
 	}
 	p.exporting[key] = true
 	defer delete(p.exporting, key)
-	f := p.parsed(init)
+	f := p.parsed(file)
 	for _, imp := range f.Imports {
 		if !imp.Top {
 			continue
 		}
 		if !imp.From {
-			if imp.As == name || imp.As == "" && strings.SplitN(imp.Module, ".", 2)[0] == name {
-				return p.importEdges(init, imp)
+			if imp.Bind == name {
+				imp.Bind = "" // the module itself is handed on: all of it
+				return p.importEdges(file, imp), exportFound
 			}
 			continue
 		}
@@ -245,25 +339,51 @@ func (p *pyProject) exportEdges(init, name string) []pyEdge {
 			if n.As == name && n.Name != "*" {
 				one := imp
 				one.Names = []pyName{n}
-				return p.importEdges(init, one)
+				return p.importEdges(file, one), exportFound
 			}
 		}
 	}
-	if f.Defined[name] || f.Dynamic {
-		return whole
+	if f.Defined[name] || f.Nested[name] || f.Dynamic {
+		return []pyEdge{{To: file, Deep: true}}, exportFound
 	}
-	// A star import may bring it: take the module that defines it.
+	var edges []pyEdge
+	found := false
 	for _, imp := range f.Imports {
 		if !imp.Top || !imp.From || len(imp.Names) != 1 || imp.Names[0].Name != "*" {
 			continue
 		}
-		for _, e := range p.importEdges(init, imp) {
-			if e.Deep && p.parsed(e.To).Defined[name] {
-				return []pyEdge{e}
-			}
+		via, t, ok := p.resolveImport(file, imp)
+		if !ok || t.File == "" || !p.parsed(t.File).starExports(name) {
+			continue
+		}
+		sub, st := p.findExport(t.File, name)
+		if st != exportFound {
+			continue
+		}
+		found = true
+		edges = append(edges, via...)
+		if t.Dir != "" {
+			edges = append(edges, pyEdge{To: t.File})
+		}
+		edges = append(edges, sub...)
+	}
+	if !found {
+		return nil, exportAbsent
+	}
+	return uniqueEdges(edges), exportFound
+}
+
+// uniqueEdges drops repeated edges, keeping the first of each.
+func uniqueEdges(edges []pyEdge) []pyEdge {
+	seen := map[pyEdge]bool{}
+	out := edges[:0:0]
+	for _, e := range edges {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
 		}
 	}
-	return whole
+	return out
 }
 
 // fileEdges lists every dependency of one file: its imports, pytest

@@ -8,7 +8,7 @@ import (
 
 // pyTok is one Python token: a name, an operator, a string or a number.
 type pyTok struct {
-	kind byte // 'n' name, 'o' operator, 's' string, '#' number
+	kind byte // 'n' name, 'o' operator, 's' string, 'f' f-string, '#' number
 	text string
 }
 
@@ -29,6 +29,21 @@ type pyImport struct {
 	Names  []pyName // from-imports; "*" for a star import
 	As     string   // `import a.b as c`
 	Top    bool     // at module level (indentation 0)
+	// Bind is the name a plain import binds (`import a.b` binds a,
+	// `import a.b as c` binds c); "" for from-imports and dynamic ones.
+	Bind string
+	// Attrs are the attribute chains the file reads on Bind ("X",
+	// "sub.X"), sorted. Escapes is set when Bind is used any other way
+	// (passed, assigned, subscripted, rebound), so any attribute may be
+	// read. Doctest is set when its only other use is storing it in
+	// pytest's doctest_namespace, which matters only to doctests.
+	Attrs   []string
+	Escapes bool
+	Doctest bool
+	// DocAttrs are chains seen only inside plain string literals
+	// (doctests, prose); they count only when doctests run, and a chain
+	// there that ends on a package names it, not all of it.
+	DocAttrs []string
 }
 
 // pyFile is what selection needs from one Python source.
@@ -36,6 +51,13 @@ type pyFile struct {
 	Imports []pyImport
 	// Defined are module-level names bound by def, class or assignment.
 	Defined map[string]bool
+	// Nested are names bound by def, class or import below module level
+	// (in a try or if block, or a function).
+	Nested map[string]bool
+	// All is a literal module-level __all__ (nil when there is none);
+	// AllDynamic is set when __all__ is built any other way.
+	All        map[string]bool
+	AllDynamic bool
 	// Dynamic is set when the file imports modules whose names are not
 	// literals (importlib.import_module(name), __import__(name)).
 	Dynamic bool
@@ -97,8 +119,12 @@ func pyLines(src string) []pyLine {
 			cur.indent, atStart = col, false
 		}
 		if n := stringStart(src, i); n >= 0 {
+			kind := byte('s')
+			if strings.ContainsAny(src[i:i+n], "fF") {
+				kind = 'f'
+			}
 			text, next := scanPyString(src, i, n)
-			cur.toks = append(cur.toks, pyTok{'s', text})
+			cur.toks = append(cur.toks, pyTok{kind, text})
 			i = next
 			continue
 		}
@@ -212,13 +238,16 @@ func unescapeSimple(s string, raw bool) string {
 
 // parsePy extracts imports and the other facts selection needs.
 func parsePy(src string) *pyFile {
-	f := &pyFile{Defined: map[string]bool{}}
+	f := &pyFile{Defined: map[string]bool{}, Nested: map[string]bool{}}
+	var stmts [][]pyTok
 	for _, ln := range pyLines(src) {
 		for _, st := range splitStatements(ln.toks) {
 			f.statement(st, ln.indent == 0)
+			stmts = append(stmts, st)
 		}
 		f.scanCalls(ln.toks)
 	}
+	f.recordUses(stmts)
 	return f
 }
 
@@ -278,12 +307,12 @@ func (f *pyFile) statement(st []pyTok, top bool) {
 	case "from":
 		f.fromImport(st[1:], top)
 	case "def", "class":
-		if top && len(st) > 1 {
-			f.Defined[st[1].text] = true
+		if len(st) > 1 {
+			f.define(st[1].text, top)
 		}
 	case "async":
-		if top && len(st) > 2 && st[1].text == "def" {
-			f.Defined[st[2].text] = true
+		if len(st) > 2 && st[1].text == "def" {
+			f.define(st[2].text, top)
 		}
 	case "pytest_plugins":
 		for _, t := range st[1:] {
@@ -291,10 +320,49 @@ func (f *pyFile) statement(st []pyTok, top bool) {
 				f.Plugins = append(f.Plugins, t.text)
 			}
 		}
+	case "__all__":
+		if top {
+			f.dunderAll(st)
+		}
 	default:
 		if top {
 			f.assignment(st)
 		}
+	}
+}
+
+// dunderAll records `__all__ = ["a", "b"]`; any other form makes the
+// star-exported names unknown.
+func (f *pyFile) dunderAll(st []pyTok) {
+	if len(st) < 2 || st[1].text != "=" || f.All != nil {
+		f.AllDynamic = true
+		return
+	}
+	f.All = map[string]bool{}
+	for _, t := range st[2:] {
+		switch {
+		case t.kind == 's':
+			f.All[t.text] = true
+		case t.kind == 'o' && strings.Contains("[](),", t.text):
+		default:
+			f.AllDynamic = true
+		}
+	}
+}
+
+// starExports reports whether `from m import *` may bind name.
+func (f *pyFile) starExports(name string) bool {
+	if f.All != nil && !f.AllDynamic {
+		return f.All[name]
+	}
+	return f.AllDynamic || !strings.HasPrefix(name, "_")
+}
+
+func (f *pyFile) define(name string, top bool) {
+	if top {
+		f.Defined[name] = true
+	} else {
+		f.Nested[name] = true
 	}
 }
 
@@ -340,15 +408,14 @@ func (f *pyFile) plainImport(toks []pyTok, top bool) {
 		if name == "" {
 			return
 		}
-		imp := pyImport{Module: name, Top: top}
+		imp := pyImport{Module: name, Top: top, Bind: strings.SplitN(name, ".", 2)[0]}
 		if len(rest) > 1 && rest[0].text == "as" {
 			imp.As = rest[1].text
+			imp.Bind = imp.As
 			rest = rest[2:]
 		}
 		f.Imports = append(f.Imports, imp)
-		if top {
-			f.Defined[strings.SplitN(name, ".", 2)[0]] = true
-		}
+		f.define(imp.Bind, top)
 		if len(rest) == 0 || rest[0].text != "," {
 			return
 		}
@@ -387,8 +454,8 @@ func (f *pyFile) fromImport(toks []pyTok, top bool) {
 		if imp.Names[i].As == "" {
 			imp.Names[i].As = imp.Names[i].Name
 		}
-		if top && imp.Names[i].Name != "*" {
-			f.Defined[imp.Names[i].As] = true
+		if imp.Names[i].Name != "*" {
+			f.define(imp.Names[i].As, top)
 		}
 	}
 	f.Imports = append(f.Imports, imp)
@@ -407,7 +474,7 @@ func (f *pyFile) scanCalls(toks []pyTok) {
 			if t.text != "," {
 				prev = ""
 			}
-		case 's':
+		case 's', 'f':
 			after := prev
 			prev = t.text
 			switch {
@@ -445,5 +512,152 @@ func (f *pyFile) scanName(toks []pyTok, i int) {
 		if i > 1 && toks[i-1].text == "." && toks[i-2].text == "sys" {
 			f.SysExecutable = true
 		}
+	}
+}
+
+// pyUse is how one file uses a name bound by a plain import.
+type pyUse struct {
+	attrs, docAttrs  map[string]bool
+	escapes, doctest bool
+}
+
+// recordUses fills Attrs, Escapes and Doctest of the plain imports from
+// every use of their bound names outside import statements.
+func (f *pyFile) recordUses(stmts [][]pyTok) {
+	uses := map[string]*pyUse{}
+	for _, imp := range f.Imports {
+		if imp.Bind != "" {
+			uses[imp.Bind] = &pyUse{attrs: map[string]bool{}, docAttrs: map[string]bool{}}
+		}
+	}
+	if len(uses) == 0 {
+		return
+	}
+	for _, st := range stmts {
+		if st[0].kind == 'n' && (st[0].text == "import" || st[0].text == "from") {
+			continue
+		}
+		for i, t := range st {
+			switch t.kind {
+			case 'n':
+				u := uses[t.text]
+				if u == nil || i > 0 && st[i-1].text == "." {
+					continue
+				}
+				switch chain := attrChain(st[i+1:]); {
+				case chain != "":
+					u.attrs[chain] = true
+				case storedForDoctest(st, i):
+					u.doctest = true
+				default:
+					u.escapes = true
+				}
+			case 's', 'f':
+				stringUses(t, uses)
+			}
+		}
+	}
+	for i := range f.Imports {
+		imp := &f.Imports[i]
+		if u := uses[imp.Bind]; u != nil && imp.Bind != "" {
+			imp.Attrs = sortedKeys(u.attrs)
+			for a := range u.attrs {
+				delete(u.docAttrs, a)
+			}
+			imp.DocAttrs = sortedKeys(u.docAttrs)
+			imp.Escapes, imp.Doctest = u.escapes, u.doctest
+		}
+	}
+}
+
+// attrChain reads `.X.Y` at the start of toks and returns "X.Y".
+func attrChain(toks []pyTok) string {
+	var parts []string
+	for len(toks) >= 2 && toks[0].kind == 'o' && toks[0].text == "." && toks[1].kind == 'n' {
+		parts = append(parts, toks[1].text)
+		toks = toks[2:]
+	}
+	return strings.Join(parts, ".")
+}
+
+// storedForDoctest reports whether st[i] ends `doctest_namespace["k"] = name`.
+func storedForDoctest(st []pyTok, i int) bool {
+	return i == len(st)-1 && i >= 5 && st[i-1].text == "=" && st[i-2].text == "]" &&
+		st[i-3].kind == 's' && st[i-4].text == "[" && st[i-5].text == "doctest_namespace"
+}
+
+// stringUses records `name.X` chains written inside string literals:
+// f-string replacement fields are code, other text may be doctests. In a
+// replacement field a bare name is a value, so it escapes.
+func stringUses(t pyTok, uses map[string]*pyUse) {
+	if t.kind != 'f' {
+		textUses(t.text, false, uses)
+		return
+	}
+	code, text := fstringParts(t.text)
+	textUses(code, true, uses)
+	textUses(text, false, uses)
+}
+
+// fstringParts splits an f-string's content into its replacement fields
+// and the literal text around them, each joined with newlines.
+func fstringParts(s string) (code, text string) {
+	var c, x strings.Builder
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case depth == 0 && (ch == '{' || ch == '}') && i+1 < len(s) && s[i+1] == ch:
+			x.WriteByte(ch)
+			i++
+		case ch == '{':
+			depth++
+			c.WriteByte('\n')
+		case ch == '}' && depth > 0:
+			depth--
+			c.WriteByte('\n')
+		case depth > 0:
+			c.WriteByte(ch)
+		default:
+			x.WriteByte(ch)
+		}
+	}
+	return c.String(), x.String()
+}
+
+// textUses records the uses of bound names in s: as code (attribute
+// chains, and bare names escaping) or as text (chains for doctests).
+func textUses(s string, code bool, uses map[string]*pyUse) {
+	for i := 0; i < len(s); {
+		tok, next := scanWord(s, i)
+		if next == i {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			continue
+		}
+		u := uses[tok.text]
+		if tok.kind != 'n' || u == nil || i > 0 && s[i-1] == '.' {
+			i = next
+			continue
+		}
+		var parts []string
+		j := next
+		for j+1 < len(s) && s[j] == '.' {
+			part, after := scanWord(s, j+1)
+			if after == j+1 || part.kind != 'n' {
+				break
+			}
+			parts = append(parts, part.text)
+			j = after
+		}
+		switch {
+		case len(parts) > 0 && code:
+			u.attrs[strings.Join(parts, ".")] = true
+		case len(parts) > 0:
+			u.docAttrs[strings.Join(parts, ".")] = true
+		case code:
+			u.escapes = true
+		}
+		i = j
 	}
 }

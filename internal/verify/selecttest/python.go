@@ -63,7 +63,11 @@ func (p *pyProject) underTestPaths(f string, unittest bool) bool {
 func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 	unittest := in.Check.Runner == detect.Unittest
 	changed := cleanChanged(in.Changed)
-	proj := loadPyProject(in.Check.Dir, readPytestConfig(in.Check.Dir), changed)
+	cfg := readPytestConfig(in.Check.Dir)
+	if !unittest && contains(in.Check.Args, "--doctest-modules") {
+		cfg.DoctestModules = true
+	}
+	proj := loadPyProject(in.Check.Dir, cfg, changed)
 	tests := proj.testFiles(unittest)
 	if len(tests) <= MinTestFiles {
 		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
