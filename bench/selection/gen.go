@@ -13,7 +13,11 @@ import (
 // calc, label). score chains to the previous package's score in runs of
 // three, so a change reaches other packages' tests through imports; the
 // package __init__ re-exports every function. Tests assert exact values at
-// the boundaries, so every non-equivalent mutation can be caught.
+// the boundaries, so every non-equivalent mutation can be caught, and each
+// test file also checks its function over a table of 100 cases
+// (parametrized, as real suites do), so a test file costs tens of
+// milliseconds rather than nothing: with empty tests the runner's start-up
+// is all there is to time, and no real project looks like that.
 
 // scoreOf mirrors the generated score function.
 func scoreOf(k, x int) int {
@@ -59,6 +63,37 @@ func scoreInputs(k int) []int { return []int{0, 1, 4, 10 + k, 11 + k, 12 + k, 20
 var calcInputs = [][2]int{{5, 3}, {3, 3}, {0, 4}, {1, 4}, {2, 3}}
 var labelInputs = []int{-1, 0, 1, 5, 6}
 
+// tableCases is how many cases each table test checks.
+const tableCases = 100
+
+// scoreTable, calcTable and labelTable write the table cases as a list
+// literal of pairs, in Python or JavaScript (the same syntax for both).
+func scoreTable(k int) string {
+	var parts []string
+	for i := 0; i < tableCases; i++ {
+		parts = append(parts, fmt.Sprintf("[%d, %d]", 3*i, scoreOf(k, 3*i)))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func calcTable() string {
+	var parts []string
+	for a := -5; a < 5; a++ {
+		for b := -5; b < 5; b++ {
+			parts = append(parts, fmt.Sprintf("[%d, %d, %d]", a, b, calcOf(a, b)))
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func labelTable() string {
+	var parts []string
+	for n := -30; n < 70; n++ {
+		parts = append(parts, fmt.Sprintf("[%d, %q]", n, labelOf(n)))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
 // pythonProject writes and commits an n-package Python project.
 func (b *bench) pythonProject(n int) (*project, error) {
 	dir := filepath.Join(b.work, "python")
@@ -83,22 +118,25 @@ func (b *bench) pythonProject(n int) (*project, error) {
 		files[pkg+"/calc.py"] = "def calc(a, b):\n    if a >= b:\n        return a - b + 2\n    if a == 0:\n        return b * 3\n    return a + b\n"
 		files[pkg+"/text.py"] = "def label(n):\n    if n < 0:\n        return 'neg'\n    if n <= 5:\n        return 'small'\n    return 'big'\n"
 		var sb strings.Builder
-		fmt.Fprintf(&sb, "from %s import score\n\n\ndef test_score():\n", pkg)
+		fmt.Fprintf(&sb, "import pytest\n\nfrom %s import score\n\n\ndef test_score():\n", pkg)
 		for _, x := range scoreInputs(k) {
 			fmt.Fprintf(&sb, "    assert score(%d) == %d\n", x, scoreOf(k, x))
 		}
+		fmt.Fprintf(&sb, "\n\n@pytest.mark.parametrize('x,want', %s)\ndef test_score_table(x, want):\n    assert score(x) == want\n", scoreTable(k))
 		files[fmt.Sprintf("tests/test_%s_core.py", pkg)] = sb.String()
 		sb.Reset()
-		fmt.Fprintf(&sb, "from %s import calc\n\n\ndef test_calc():\n", pkg)
+		fmt.Fprintf(&sb, "import pytest\n\nfrom %s import calc\n\n\ndef test_calc():\n", pkg)
 		for _, in := range calcInputs {
 			fmt.Fprintf(&sb, "    assert calc(%d, %d) == %d\n", in[0], in[1], calcOf(in[0], in[1]))
 		}
+		fmt.Fprintf(&sb, "\n\n@pytest.mark.parametrize('a,b,want', %s)\ndef test_calc_table(a, b, want):\n    assert calc(a, b) == want\n", calcTable())
 		files[fmt.Sprintf("tests/test_%s_calc.py", pkg)] = sb.String()
 		sb.Reset()
-		fmt.Fprintf(&sb, "from %s import label\n\n\ndef test_label():\n", pkg)
+		fmt.Fprintf(&sb, "import pytest\n\nfrom %s import label\n\n\ndef test_label():\n", pkg)
 		for _, x := range labelInputs {
 			fmt.Fprintf(&sb, "    assert label(%d) == %q\n", x, labelOf(x))
 		}
+		fmt.Fprintf(&sb, "\n\n@pytest.mark.parametrize('n,want', %s)\ndef test_label_table(n, want):\n    assert label(n) == want\n", labelTable())
 		files[fmt.Sprintf("tests/test_%s_text.py", pkg)] = sb.String()
 		p.sources = append(p.sources, pkg+"/core.py", pkg+"/calc.py", pkg+"/text.py")
 		p.testFiles += 3
@@ -150,18 +188,21 @@ func (b *bench) nodeProject(ctx context.Context, n int) (*project, error) {
 		for _, x := range scoreInputs(k) {
 			fmt.Fprintf(&sb, "  expect(score(%d)).toBe(%d);\n", x, scoreOf(k, x))
 		}
+		fmt.Fprintf(&sb, "});\n\ntest.each(%s)('score(%%i)', (x, want) => {\n  expect(score(x)).toBe(want);\n", scoreTable(k))
 		files[fmt.Sprintf("tests/%s.core.test.js", pkg)] = sb.String() + "});\n"
 		sb.Reset()
 		fmt.Fprintf(&sb, "const { calc } = require('../%s');\n\ntest('calc', () => {\n", pkg)
 		for _, in := range calcInputs {
 			fmt.Fprintf(&sb, "  expect(calc(%d, %d)).toBe(%d);\n", in[0], in[1], calcOf(in[0], in[1]))
 		}
+		fmt.Fprintf(&sb, "});\n\ntest.each(%s)('calc(%%i, %%i)', (a, b, want) => {\n  expect(calc(a, b)).toBe(want);\n", calcTable())
 		files[fmt.Sprintf("tests/%s.calc.test.js", pkg)] = sb.String() + "});\n"
 		sb.Reset()
 		fmt.Fprintf(&sb, "const { label } = require('../%s');\n\ntest('label', () => {\n", pkg)
 		for _, x := range labelInputs {
 			fmt.Fprintf(&sb, "  expect(label(%d)).toBe(%q);\n", x, labelOf(x))
 		}
+		fmt.Fprintf(&sb, "});\n\ntest.each(%s)('label(%%i)', (n, want) => {\n  expect(label(n)).toBe(want);\n", labelTable())
 		files[fmt.Sprintf("tests/%s.text.test.js", pkg)] = sb.String() + "});\n"
 		p.sources = append(p.sources, pkg+"/core.js", pkg+"/calc.js", pkg+"/text.js")
 		p.testFiles += 3

@@ -14,10 +14,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -32,10 +35,18 @@ func main() {
 
 type options struct {
 	mutations int
-	seed      int64
-	projects  []string
-	keep      bool
-	timeout   time.Duration
+	// perProject overrides mutations for one project (-projects NAME=N).
+	perProject map[string]int
+	// ratioSample is how many mutations per project run both the related
+	// selection and the full suite whatever the first one shows, for the
+	// time ratio; the others run the full suite only when the related run
+	// passes (see tryMutation).
+	ratioSample int
+	both        bool
+	seed        int64
+	projects    []string
+	keep        bool
+	timeout     time.Duration
 }
 
 func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -43,16 +54,30 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.SetOutput(stderr)
 	var opts options
 	var list string
-	fs.IntVar(&opts.mutations, "mutations", 8, "mutations per project")
+	fs.IntVar(&opts.mutations, "mutations", 8, "mutations per project (NAME=N in -projects overrides it)")
+	fs.IntVar(&opts.ratioSample, "ratio-sample", 15, "mutations per project that run both suites, for the time ratio")
+	fs.BoolVar(&opts.both, "both", false, "run the full suite for every mutation, even when the related run already failed")
 	fs.Int64Var(&opts.seed, "seed", 1, "random seed for choosing mutations")
-	fs.StringVar(&list, "projects", "go:sh,go:synthetic-300,python,node",
-		"comma-separated projects: go:sh, go:go-internal, go:MODULE@VERSION, go:synthetic-300, python, node")
+	fs.StringVar(&list, "projects", defaultProjects,
+		"comma-separated projects, each optionally NAME=MUTATIONS: "+strings.Join(knownProjects, ", ")+", go:MODULE@VERSION")
 	fs.BoolVar(&opts.keep, "keep", false, "keep the work folder")
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts.projects = strings.Split(list, ",")
+	opts.perProject = map[string]int{}
+	for _, item := range strings.Split(list, ",") {
+		name, n, found := strings.Cut(strings.TrimSpace(item), "=")
+		if found {
+			count, err := strconv.Atoi(n)
+			if err != nil || count < 0 {
+				fmt.Fprintf(stderr, "-projects: %q: want NAME=MUTATIONS with a whole number\n", item)
+				return 2
+			}
+			opts.perProject[name] = count
+		}
+		opts.projects = append(opts.projects, name)
+	}
 	work, err := os.MkdirTemp("", "chanto-bench-selection-")
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -71,7 +96,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	var rows []row
 	for _, name := range opts.projects {
 		start := time.Now()
-		r, err := b.project(ctx, strings.TrimSpace(name))
+		r, err := b.project(ctx, name)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
@@ -96,21 +121,25 @@ type row struct {
 	fullSecs         float64
 	coldMs, cachedMs float64
 	misses           []string
+	inconsistent     []string
+	fullRuns         int
 	skipped          string
 	noGraph          bool
 }
 
 func printTable(w io.Writer, rows []row, opts options) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "project\tpkgs\ttest files\tmutations\tcaught by full\tcaught by related\tsafety\tnarrowed\tmedian time related/full\tfull suite\tgraph cold\tgraph cached")
+	fmt.Fprintln(tw, "project\tpkgs\ttest files\tmutations\tcaught by full\tcaught by related\tsafety\tnarrowed\tfull runs\tmedian time related/full\tfull suite\tgraph cold\tgraph cached")
+	var total row
 	for _, r := range rows {
-		safety := "n/a"
-		if r.caughtFull > 0 {
-			safety = fmt.Sprintf("%.1f%%", 100*float64(r.caughtRelated)/float64(r.caughtFull))
-		}
+		total.tried += r.tried
+		total.caughtFull += r.caughtFull
+		total.caughtRelated += r.caughtRelated
+		total.narrowed += r.narrowed
+		total.fullRuns += r.fullRuns
 		ratio := "n/a"
 		if len(r.ratios) > 0 {
-			ratio = fmt.Sprintf("%.2f", median(r.ratios))
+			ratio = fmt.Sprintf("%.2f (%d)", median(r.ratios), len(r.ratios))
 		}
 		full := "n/a"
 		if r.fullSecs > 0 {
@@ -120,11 +149,19 @@ func printTable(w io.Writer, rows []row, opts options) {
 		if r.noGraph {
 			cold, cached = "- (runner's own)", "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", r.name, r.packages, r.testFiles,
-			r.tried, r.caughtFull, r.caughtRelated, safety, r.narrowed, r.tried, ratio, full, cold, cached)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%d/%d\t%d\t%s\t%s\t%s\t%s\n", r.name, r.packages, r.testFiles,
+			r.tried, r.caughtFull, r.caughtRelated, safety(r.caughtRelated, r.caughtFull), r.narrowed, r.tried,
+			r.fullRuns, ratio, full, cold, cached)
 	}
+	fmt.Fprintf(tw, "all\t\t\t%d\t%d\t%d\t%s\t%d/%d\t%d\t\t\t\t\n", total.tried, total.caughtFull, total.caughtRelated,
+		safety(total.caughtRelated, total.caughtFull), total.narrowed, total.tried, total.fullRuns)
 	tw.Flush()
-	fmt.Fprintf(w, "\nseed %d, %d mutations per project; safety = caught by related / caught by full.\n", opts.seed, opts.mutations)
+	fmt.Fprintf(w, "\nseed %d; safety = caught by related / caught by full; ratio over the first %d mutations of each project.\n",
+		opts.seed, opts.ratioSample)
+	if total.caughtFull > 0 {
+		fmt.Fprintf(w, "safety over all projects: %s, at least %.2f%% with 95%% confidence (one-sided Clopper-Pearson).\n",
+			safety(total.caughtRelated, total.caughtFull), 100*lowerBound(total.caughtRelated, total.caughtFull, 0.05))
+	}
 	for _, r := range rows {
 		if r.skipped != "" {
 			fmt.Fprintf(w, "%s: tests failing before any mutation were skipped in both runs: -skip '%s'\n", r.name, r.skipped)
@@ -132,7 +169,51 @@ func printTable(w io.Writer, rows []row, opts options) {
 		for _, m := range r.misses {
 			fmt.Fprintf(w, "missed in %s: %s\n", r.name, m)
 		}
+		for _, m := range r.inconsistent {
+			fmt.Fprintf(w, "inconsistent in %s (related failed, full passed): %s\n", r.name, m)
+		}
 	}
+}
+
+func safety(related, full int) string {
+	if full == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(related)/float64(full))
+}
+
+// lowerBound is the one-sided Clopper-Pearson lower confidence bound of a
+// proportion with k successes in n trials: the p at which k or more
+// successes have probability alpha.
+func lowerBound(k, n int, alpha float64) float64 {
+	if k == 0 {
+		return 0
+	}
+	lo, hi := 0.0, 1.0
+	for i := 0; i < 60; i++ {
+		mid := (lo + hi) / 2
+		if tailAtLeast(k, n, mid) < alpha {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// tailAtLeast is P(X >= k) for X ~ Binomial(n, p).
+func tailAtLeast(k, n int, p float64) float64 {
+	sum := 0.0
+	for i := k; i <= n; i++ {
+		lg := lgamma(n+1) - lgamma(i+1) - lgamma(n-i+1)
+		sum += math.Exp(lg + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
+	}
+	return sum
+}
+
+func lgamma(x int) float64 {
+	v, _ := math.Lgamma(float64(x))
+	return v
 }
 
 func median(xs []float64) float64 {
@@ -161,31 +242,52 @@ func (b *bench) logf(format string, args ...any) {
 	fmt.Fprintf(b.log, format+"\n", args...)
 }
 
+// goModules are the real Go modules the benchmark knows by a short name.
+var goModules = map[string]struct{ path, version string }{
+	"go:sh":          {"mvdan.cc/sh/v3", "v3.14.1"},
+	"go:x-mod":       {"golang.org/x/mod", "v0.29.0"},
+	"go:go-cmp":      {"github.com/google/go-cmp", "v0.7.0"},
+	"go:go-internal": {"github.com/rogpeppe/go-internal", "v1.14.1"},
+	"go:go-toml":     {"github.com/pelletier/go-toml/v2", "v2.2.4"},
+	"go:hcl":         {"github.com/hashicorp/hcl/v2", "v2.25.0"},
+	"go:expr":        {"github.com/expr-lang/expr", "v1.17.8"},
+}
+
+var knownProjects = []string{"go:sh", "go:go-internal", "go:go-toml", "go:hcl", "go:expr", "go:x-mod", "go:go-cmp",
+	"go:synthetic-300", "python", "python:networkx", "node"}
+
+// defaultProjects leaves out x/mod and go-cmp: with 20 or fewer test files
+// they always run in full, which tells nothing about selection.
+const defaultProjects = "go:sh,go:go-internal,go:go-toml,go:hcl,go:expr,go:synthetic-300,python,python:networkx,node"
+
 // project prepares one project and measures it.
 func (b *bench) project(ctx context.Context, name string) (row, error) {
 	var p *project
 	var err error
-	switch name {
-	case "go:sh":
-		p, err = b.goModule(ctx, "mvdan.cc/sh/v3", "v3.14.1", "sh")
-	case "go:go-internal":
-		p, err = b.goModule(ctx, "github.com/rogpeppe/go-internal", "v1.14.1", "go-internal")
-	case "go:synthetic-300":
-		p, err = b.syntheticGo(300)
-	case "python":
-		p, err = b.pythonProject(12)
-	case "node":
-		p, err = b.nodeProject(ctx, 10)
-	default:
-		mod, version, ok := strings.Cut(strings.TrimPrefix(name, "go:"), "@")
-		if !strings.HasPrefix(name, "go:") || !ok {
-			return row{}, fmt.Errorf("unknown project (want go:sh, go:go-internal, go:MODULE@VERSION, go:synthetic-300, python, node)")
+	if mod, ok := goModules[name]; ok {
+		p, err = b.goModule(ctx, mod.path, mod.version, strings.TrimPrefix(name, "go:"))
+	} else {
+		switch name {
+		case "go:synthetic-300":
+			p, err = b.syntheticGo(300)
+		case "python":
+			p, err = b.pythonProject(20)
+		case "python:networkx":
+			p, err = b.debianPython(ctx, "python3-networkx", "networkx")
+		case "node":
+			p, err = b.nodeProject(ctx, 20)
+		default:
+			mod, version, ok := strings.Cut(strings.TrimPrefix(name, "go:"), "@")
+			if !strings.HasPrefix(name, "go:") || !ok {
+				return row{}, fmt.Errorf("unknown project (want %s or go:MODULE@VERSION)", strings.Join(knownProjects, ", "))
+			}
+			p, err = b.goModule(ctx, mod, version, path.Base(mod))
 		}
-		p, err = b.goModule(ctx, mod, version, filepath.Base(mod))
 	}
 	if err != nil {
 		return row{}, err
 	}
+	p.key = name
 	return b.measure(ctx, p)
 }
 
@@ -219,7 +321,7 @@ func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 		return r, err
 	}
 	r.coldMs, r.cachedMs = cold, cached
-	if p.graphOnly || b.opts.mutations == 0 {
+	if p.graphOnly || b.opts.mutations == 0 && b.opts.perProject[p.key] == 0 {
 		return r, nil
 	}
 	if p.goCode {
@@ -245,9 +347,13 @@ func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 	// A mutation that makes a loop endless must not cost the whole
 	// -timeout: both runs count it as caught when they time out.
 	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*base.secs)*time.Second))
+	limit := b.opts.mutations
+	if n, ok := b.opts.perProject[p.key]; ok {
+		limit = n
+	}
 	sites := p.sites(b.rng)
 	for _, m := range sites {
-		if r.tried >= b.opts.mutations {
+		if r.tried >= limit {
 			break
 		}
 		tried, err := b.tryMutation(ctx, p, m, &r)
@@ -278,7 +384,16 @@ func (b *bench) graphTimes(ctx context.Context, p *project) (float64, float64, e
 	return float64(cold.Microseconds()) / 1000, float64(time.Since(start).Microseconds()) / 1000, nil
 }
 
-// tryMutation applies one mutation, runs full and related, and restores.
+// tryMutation applies one mutation, runs the related selection, runs the
+// full suite when the answer depends on it, and restores the file.
+//
+// A related run that fails settles the mutation as caught by both: the
+// full suite contains the related tests and runs them the same way, so it
+// fails too. Only a passing related run leaves the question open, and the
+// full suite answers it: failing there is a miss. The first -ratio-sample
+// mutations of a project (every one with -both) run both suites whatever
+// happens, for the time ratio and as a check on that inference: a related
+// failure the full suite does not repeat is reported as inconsistent.
 func (b *bench) tryMutation(ctx context.Context, p *project, m mutation, r *row) (bool, error) {
 	file := filepath.Join(p.dir, filepath.FromSlash(m.file))
 	orig, err := os.ReadFile(file)
@@ -293,16 +408,27 @@ func (b *bench) tryMutation(ctx context.Context, p *project, m mutation, r *row)
 		return false, err
 	}
 	defer os.WriteFile(file, orig, 0o644)
+	sample := b.opts.both || r.tried < b.opts.ratioSample
 	sel, err := selecttest.Select(ctx, b.runner, selecttest.Input{Check: p.check, Changed: []string{m.file}})
 	if err != nil {
 		b.logf("%s: select: %v", m, err)
 	}
-	full, err := b.runTests(ctx, p.dir, p.check.Args)
-	if err != nil {
-		return false, err
+	var related cmdResult
+	var full *cmdResult
+	runFull := func() error {
+		res, err := b.runTests(ctx, p.dir, p.check.Args)
+		if err == nil {
+			full = &res
+			r.fullRuns++
+		}
+		return err
 	}
-	related := full
-	if !sel.Full {
+	if sel.Full {
+		if err := runFull(); err != nil {
+			return false, err
+		}
+		related = *full
+	} else {
 		r.narrowed++
 		if related, err = b.runTests(ctx, p.dir, sel.Args); err != nil {
 			return false, err
@@ -311,10 +437,25 @@ func (b *bench) tryMutation(ctx context.Context, p *project, m mutation, r *row)
 		// as the gate does; it then costs both runs.
 		if why, fb := selecttest.FallbackReason(p.check.Runner, related.exit, related.output); fb {
 			b.logf("%s: fallback: %s", m, why)
+			if err := runFull(); err != nil {
+				return false, err
+			}
 			related = cmdResult{failed: full.failed, secs: related.secs + full.secs}
 		}
 	}
-	if full.failed {
+	if full == nil && (sample || !related.failed) {
+		if err := runFull(); err != nil {
+			return false, err
+		}
+	}
+	caughtFull := related.failed // inferred when the full suite did not run
+	if full != nil {
+		caughtFull = full.failed
+		if related.failed && !full.failed {
+			r.inconsistent = append(r.inconsistent, m.String())
+		}
+	}
+	if caughtFull {
 		r.caughtFull++
 		if related.failed {
 			r.caughtRelated++
@@ -322,9 +463,13 @@ func (b *bench) tryMutation(ctx context.Context, p *project, m mutation, r *row)
 			r.misses = append(r.misses, m.String()+" (selected: "+sel.Command+")")
 		}
 	}
-	if full.secs > 0 {
-		r.ratios = append(r.ratios, related.secs/full.secs)
+	fullTxt := "inferred"
+	if full != nil {
+		fullTxt = fmt.Sprintf("%v %.1fs", full.failed, full.secs)
+		if sample && full.secs > 0 {
+			r.ratios = append(r.ratios, related.secs/full.secs)
+		}
 	}
-	b.logf("%s: %s | full %v %.1fs | related %v %.1fs | %s", p.name, m, full.failed, full.secs, related.failed, related.secs, sel.Reason)
+	b.logf("%s: %s | related %v %.1fs | full %s | %s", p.name, m, related.failed, related.secs, fullTxt, sel.Reason)
 	return true, nil
 }

@@ -17,6 +17,8 @@ import (
 
 // project is a prepared project: a git repo whose full suite passes.
 type project struct {
+	// key is the name the project was asked for by (-projects).
+	key       string
 	name      string
 	dir       string
 	check     detect.Check
@@ -213,4 +215,65 @@ func writeFiles(dir string, files map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// debianPython fetches a Python library from Debian's archive (apt-get
+// download, no install), copies its package folder into a new project and
+// commits it. The libraries chosen ship their tests inside the package.
+func (b *bench) debianPython(ctx context.Context, deb, pkg string) (*project, error) {
+	debs := filepath.Join(b.work, "debs")
+	if err := os.MkdirAll(debs, 0o755); err != nil {
+		return nil, err
+	}
+	b.logf("%s: apt-get download %s", pkg, deb)
+	if _, err := b.cmd(ctx, debs, "apt-get", "download", "-q", deb); err != nil {
+		return nil, err
+	}
+	files, _ := filepath.Glob(filepath.Join(debs, deb+"_*.deb"))
+	if len(files) == 0 {
+		return nil, fmt.Errorf("apt-get download %s left no .deb in %s", deb, debs)
+	}
+	root := filepath.Join(debs, "root-"+pkg)
+	if _, err := b.cmd(ctx, debs, "dpkg-deb", "-x", files[0], root); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(b.work, "py-"+pkg)
+	if err := copyTree(filepath.Join(root, "usr", "lib", "python3", "dist-packages", pkg), filepath.Join(dir, pkg)); err != nil {
+		return nil, err
+	}
+	if err := writeFiles(dir, map[string]string{".gitignore": "__pycache__/\n"}); err != nil {
+		return nil, err
+	}
+	if err := b.gitInit(ctx, dir); err != nil {
+		return nil, err
+	}
+	p := &project{name: "python: " + pkg + " (Debian " + strings.TrimSuffix(filepath.Base(files[0]), ".deb") + ")", dir: dir,
+		check: detect.Check{Args: []string{"/usr/bin/python3", "-m", "pytest", "-q", "-p", "no:cacheprovider"}, Dir: dir,
+			Runner: detect.Pytest, Narrowable: true}}
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if d != nil && d.IsDir() && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		name := d.Name()
+		switch {
+		case !strings.HasSuffix(name, ".py"):
+		case strings.HasPrefix(name, "test_") || strings.HasSuffix(name, "_test.py"):
+			p.testFiles++
+		case name == "conftest.py" || strings.Contains("/"+rel, "/tests/"):
+		case name == "__init__.py":
+			p.packages++
+		default:
+			p.sources = append(p.sources, rel)
+			if p.anyFile == "" {
+				p.anyFile = rel
+			}
+		}
+		return nil
+	})
+	return p, nil
 }
