@@ -211,7 +211,7 @@ func (p *pyProject) attrsOnly(imp pyImport) bool {
 	if imp.Bind == "" || imp.Escapes || imp.Doctest && p.cfg.DoctestModules {
 		return false
 	}
-	return len(imp.Attrs) > 0 || imp.Doctest || p.cfg.DoctestModules && len(imp.DocAttrs) > 0
+	return len(imp.Attrs) > 0 || imp.Doctest || len(imp.DocAttrs) > 0
 }
 
 // attrEdges resolves a plain import whose bound name is only read through

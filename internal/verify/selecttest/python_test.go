@@ -187,3 +187,40 @@ func TestPythonNarrowedCommandRuns(t *testing.T) {
 		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
 	}
 }
+
+// A test reading attributes of `import lib` / `import lib as L` depends on
+// the modules defining them, through nested star re-exports, not on the
+// whole package; unclear uses still take all of it.
+func TestPythonAttrSelection(t *testing.T) {
+	dir := attrTree(t)
+	py := sysPython + " -m pytest "
+	cases := []struct {
+		changed, command string
+	}{
+		{"lib/algo/paths/generic.py", py + "tests/test_chain.py tests/test_chain_name.py tests/test_escape.py " +
+			"tests/test_from.py tests/test_helper.py tests/test_lazy.py tests/test_short.py tests/test_unused.py"},
+		{"lib/algo/flow.py", py + "tests/test_escape.py tests/test_flow.py tests/test_fstring.py tests/test_helper.py " +
+			"tests/test_lazy.py tests/test_unused.py"},
+		{"lib/core.py", py + "tests/test_chain.py tests/test_chain_name.py tests/test_escape.py " +
+			"tests/test_from.py tests/test_helper.py tests/test_lazy.py tests/test_short.py tests/test_unused.py"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.changed, func(t *testing.T) {
+			wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{tc.changed}}), tc.command)
+		})
+	}
+	if _, err := os.Stat(sysPython); err != nil {
+		return
+	}
+	// The selected tests really pass, and each name resolves as claimed.
+	for changed, want := range map[string]string{"lib/algo/flow.py": "6 passed", "lib/algo/paths/generic.py": "8 passed"} {
+		sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{changed}})
+		res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "-q", "-p", "no:cacheprovider"), Dir: dir, Purpose: run.Check})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ExitCode != 0 || !strings.Contains(string(res.Output), want) {
+			t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
+		}
+	}
+}

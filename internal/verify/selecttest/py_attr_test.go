@@ -1,0 +1,150 @@
+package selecttest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// attrTree is a package whose __init__ star-imports subpackages that
+// star-import their modules, like networkx, and tests that reach it
+// through `import lib` / `import lib as L` and attributes.
+func attrTree(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"lib/__init__.py": "from lib.algo import *\nfrom lib.core import *\n\n\n" +
+			"def helper():\n    return 1\n\n\ndef __getattr__(name):\n    return name\n",
+		"lib/core.py":                "def base():\n    return 0\n",
+		"lib/algo/__init__.py":       "from lib.algo.paths import *\nfrom lib.algo.flow import *\n",
+		"lib/algo/flow.py":           "__all__ = ['maxflow']\n\n\ndef maxflow():\n    return 2\n\n\ndef shortest():\n    return 'shadowed, not exported'\n",
+		"lib/algo/paths/__init__.py": "from lib.algo.paths.generic import *\n",
+		"lib/algo/paths/generic.py":  "import lib\n\n\ndef shortest():\n    return lib.base() + 3\n",
+		"tests/test_short.py":        "import lib as L\n\n\ndef test_short():\n    assert L.shortest() == 3\n",
+		"tests/test_from.py":         "from lib import shortest\n\n\ndef test_from():\n    assert shortest() == 3\n",
+		"tests/test_flow.py":         "import lib\n\n\ndef test_flow():\n    assert lib.maxflow() == 2\n",
+		"tests/test_chain.py":        "import lib.algo\n\n\ndef test_chain():\n    assert lib.algo.paths.generic.shortest() == 3\n",
+		"tests/test_chain_name.py":   "import lib.algo.paths as P\n\n\ndef test_chain_name():\n    assert P.shortest() == 3\n",
+		"tests/test_escape.py":       "import lib\n\n\ndef test_escape():\n    assert getattr(lib, 'maxflow')() == 2\n",
+		"tests/test_fstring.py":      "import lib\n\n\ndef test_fstring():\n    assert f'{lib.maxflow()}' == '2'\n",
+		"tests/test_helper.py":       "import lib\n\n\ndef test_helper():\n    assert lib.helper() == 1\n",
+		"tests/test_lazy.py":         "import lib\n\n\ndef test_lazy():\n    assert lib.lazything == 'lazything'\n",
+		"tests/test_unused.py":       "import lib\n\n\ndef test_unused():\n    pass\n",
+		"tests/conftest.py":          "import pytest\nimport lib\n\n\n@pytest.fixture(autouse=True)\ndef add_lib(doctest_namespace):\n    doctest_namespace['lib'] = lib\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/pad/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	return dir
+}
+
+// reaches lists which of files the test reaches.
+func reaches(p *pyProject, test string, files ...string) string {
+	r := p.reach(test)
+	var out []string
+	for _, f := range files {
+		if _, ok := r.All[f]; ok {
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestPyAttrNestedStarReExports(t *testing.T) {
+	p := loadPyProject(attrTree(t), pytestConfig{}, nil)
+	const gen, flow = "lib/algo/paths/generic.py", "lib/algo/flow.py"
+	// L.shortest comes through lib → lib.algo → lib.algo.paths → generic;
+	// flow.py defines a shortest too, but its __all__ does not export it.
+	if got := reaches(p, "tests/test_short.py", gen, flow); got != gen {
+		t.Errorf("test_short reaches %q, want only %s", got, gen)
+	}
+	if got := reaches(p, "tests/test_from.py", gen, flow); got != gen {
+		t.Errorf("test_from reaches %q, want only %s", got, gen)
+	}
+	if got := reaches(p, "tests/test_flow.py", gen, flow); got != flow {
+		t.Errorf("test_flow reaches %q, want only %s", got, flow)
+	}
+	// generic.py's own `lib.base()` leads to core.py, and the __init__
+	// files passed through still count for their own lines.
+	if got := reaches(p, "tests/test_short.py", "lib/core.py", "lib/__init__.py", "lib/algo/__init__.py"); got != "lib/core.py lib/__init__.py lib/algo/__init__.py" {
+		t.Errorf("test_short reaches %q", got)
+	}
+}
+
+func TestPyAttrChainThroughSubpackages(t *testing.T) {
+	p := loadPyProject(attrTree(t), pytestConfig{}, nil)
+	const gen, flow = "lib/algo/paths/generic.py", "lib/algo/flow.py"
+	for _, test := range []string{"tests/test_chain.py", "tests/test_chain_name.py"} {
+		if got := reaches(p, test, gen, flow); got != gen {
+			t.Errorf("%s reaches %q, want only %s", test, got, gen)
+		}
+	}
+}
+
+func TestPyAttrFallsBackToWholePackage(t *testing.T) {
+	p := loadPyProject(attrTree(t), pytestConfig{}, nil)
+	const gen, flow = "lib/algo/paths/generic.py", "lib/algo/flow.py"
+	both := gen + " " + flow
+	for _, test := range []string{
+		"tests/test_escape.py", // getattr(lib, ...)
+		"tests/test_helper.py", // defined in lib/__init__.py itself
+		"tests/test_lazy.py",   // only lib.__getattr__ can answer
+		"tests/test_unused.py", // imported for its side effects
+	} {
+		if got := reaches(p, test, gen, flow); got != both {
+			t.Errorf("%s reaches %q, want the whole package", test, got)
+		}
+	}
+	// Beside them, a test reading one name stays narrow.
+	if got := reaches(p, "tests/test_fstring.py", gen, flow); got != flow {
+		t.Errorf("test_fstring reaches %q, want only %s", got, flow)
+	}
+	// conftest hands lib to doctests: that counts only when they run.
+	if got := reaches(p, "tests/pad/test_pad_00.py", gen, flow); got != "" {
+		t.Errorf("a test importing nothing reaches %q through conftest.py", got)
+	}
+	p = loadPyProject(p.dir, pytestConfig{DoctestModules: true}, nil)
+	if got := reaches(p, "tests/pad/test_pad_00.py", gen, flow); got != both {
+		t.Errorf("with doctests, conftest.py reaches %q, want the whole package", got)
+	}
+}
+
+func TestParsePyAttrUses(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"import a.b as c\nc.X(c.d.Y)\n", "c: X,d.Y"},
+		{"import a.b.c\na.b.c.f()\n", "a: b.c.f"},
+		{"import nx\nf(nx)\n", "nx: escapes"},
+		{"import nx\ng = getattr(nx, 'x')\n", "nx: escapes"},
+		{"import nx\nnx[0]\n", "nx: escapes"},
+		{"import nx\ndel nx\n", "nx: escapes"},
+		{"import nx\nx = nx\n", "nx: escapes"},
+		{"import nx\ns = f'{nx.f()} nx'\n", "nx: f"},
+		{"import nx\ns = f'{nx!r}'\n", "nx: escapes"},
+		{"import nx\ns = 'nx'\no.nx.g()\n\"\"\">>> nx.doc()\"\"\"\n", "nx: doc:doc"},
+		{"import nx\ndef f(ns):\n    ns['nx'] = nx\n", "nx: escapes"},
+		{"import nx\ndef f(doctest_namespace):\n    doctest_namespace['nx'] = nx\n", "nx: doctest"},
+		{"import nx\nfrom nx import y\nimport nx.sub\n", "nx:; nx:"},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, imp := range parsePy(tc.src).Imports {
+			if imp.Bind == "" {
+				continue
+			}
+			s := imp.Bind + ": " + strings.Join(imp.Attrs, ",")
+			if imp.Escapes {
+				s += "escapes"
+			}
+			if imp.Doctest {
+				s += "doctest"
+			}
+			if len(imp.DocAttrs) > 0 {
+				s += "doc:" + strings.Join(imp.DocAttrs, ",")
+			}
+			got = append(got, strings.TrimSpace(s))
+		}
+		if g := strings.Join(got, "; "); g != tc.want {
+			t.Errorf("%q:\n got  %s\n want %s", tc.src, g, tc.want)
+		}
+	}
+}
