@@ -148,3 +148,23 @@ func TestParsePyAttrUses(t *testing.T) {
 		}
 	}
 }
+
+// A name an __init__ imports in a try/except comes from either source.
+func TestPyExportConditionalImports(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"pkg/__init__.py": "from pkg.other import thing\n\ntry:\n    from pkg._fast import speed\n" +
+			"except ImportError:\n    from pkg._slow import speed\n",
+		"pkg/other.py":       "thing = 1\n",
+		"pkg/_fast.py":       "speed = 2\n",
+		"pkg/_slow.py":       "speed = 3\n",
+		"tests/test_one.py":  "import pkg\n\n\ndef test_one():\n    assert pkg.speed in (2, 3)\n",
+		"tests/test_from.py": "from pkg import speed\n",
+	})
+	p := loadPyProject(dir, pytestConfig{}, nil)
+	for _, test := range []string{"tests/test_one.py", "tests/test_from.py"} {
+		if got := reaches(p, test, "pkg/_fast.py", "pkg/_slow.py", "pkg/other.py"); got != "pkg/_fast.py pkg/_slow.py" {
+			t.Errorf("%s reaches %q, want both sources of speed and not other.py", test, got)
+		}
+	}
+}

@@ -228,8 +228,9 @@ func (p *pyProject) attrEdges(from string, imp pyImport, t pyTarget) []pyEdge {
 		base = imp.Bind
 	}
 	_, bt, ok := p.resolveAbs(from, base)
-	if !ok || bt.Dir == "" {
-		return edges
+	if !ok || bt.Dir == "" || base != imp.Module && !strings.HasPrefix(t.Dir+"/"+t.File, bt.Dir+"/") {
+		// `import a.b` where a resolves elsewhere than a.b: count all of it.
+		return append(edges, pyEdge{To: t.File, Deep: true})
 	}
 	for _, a := range imp.Attrs {
 		edges = append(edges, p.chainEdges(bt, strings.Split(a, "."), true)...)
@@ -313,9 +314,9 @@ const (
 	exportCycle
 )
 
-// findExport finds where file's module-level name comes from: an import
-// that binds it, the file itself when it defines it, or else every star
-// import (followed to any depth, cycles cut) whose source exports it.
+// findExport finds where file's module-level name comes from: the
+// imports that bind it, the file itself when it defines it, or else every
+// star import (followed to any depth, cycles cut) whose source exports it.
 func (p *pyProject) findExport(file, name string) ([]pyEdge, int) {
 	key := file + "\x00" + name
 	if p.exporting[key] {
@@ -324,30 +325,22 @@ func (p *pyProject) findExport(file, name string) ([]pyEdge, int) {
 	p.exporting[key] = true
 	defer delete(p.exporting, key)
 	f := p.parsed(file)
+	// Imports that bind the name; those below module level (`if
+	// TYPE_CHECKING:`, try/except) may each be the source.
+	var edges []pyEdge
+	found, top := false, false
 	for _, imp := range f.Imports {
-		if !imp.Top {
-			continue
+		if e, ok := p.bindingEdges(file, imp, name); ok {
+			edges, found = append(edges, e...), true
+			top = top || imp.Top
 		}
-		if !imp.From {
-			if imp.Bind == name {
-				imp.Bind = "" // the module itself is handed on: all of it
-				return p.importEdges(file, imp), exportFound
-			}
-			continue
-		}
-		for _, n := range imp.Names {
-			if n.As == name && n.Name != "*" {
-				one := imp
-				one.Names = []pyName{n}
-				return p.importEdges(file, one), exportFound
-			}
-		}
+	}
+	if top {
+		return uniqueEdges(edges), exportFound
 	}
 	if f.Defined[name] || f.Nested[name] || f.Dynamic {
-		return []pyEdge{{To: file, Deep: true}}, exportFound
+		return append(edges, pyEdge{To: file, Deep: true}), exportFound
 	}
-	var edges []pyEdge
-	found := false
 	for _, imp := range f.Imports {
 		if !imp.Top || !imp.From || len(imp.Names) != 1 || imp.Names[0].Name != "*" {
 			continue
@@ -371,6 +364,24 @@ func (p *pyProject) findExport(file, name string) ([]pyEdge, int) {
 		return nil, exportAbsent
 	}
 	return uniqueEdges(edges), exportFound
+}
+
+// bindingEdges resolves imp when it binds name.
+func (p *pyProject) bindingEdges(file string, imp pyImport, name string) ([]pyEdge, bool) {
+	if !imp.From {
+		if imp.Bind != name {
+			return nil, false
+		}
+		imp.Bind = ""
+		return p.importEdges(file, imp), true
+	}
+	for _, n := range imp.Names {
+		if n.As == name && n.Name != "*" {
+			imp.Names = []pyName{n}
+			return p.importEdges(file, imp), true
+		}
+	}
+	return nil, false
 }
 
 // uniqueEdges drops repeated edges, keeping the first of each.

@@ -51,8 +51,8 @@ type pyFile struct {
 	Imports []pyImport
 	// Defined are module-level names bound by def, class or assignment.
 	Defined map[string]bool
-	// Nested are names bound by def, class or import below module level
-	// (in a try or if block, or a function).
+	// Nested are names bound by def or class below module level (in a
+	// try or if block, or a function).
 	Nested map[string]bool
 	// All is a literal module-level __all__ (nil when there is none);
 	// AllDynamic is set when __all__ is built any other way.
@@ -415,7 +415,9 @@ func (f *pyFile) plainImport(toks []pyTok, top bool) {
 			rest = rest[2:]
 		}
 		f.Imports = append(f.Imports, imp)
-		f.define(imp.Bind, top)
+		if top {
+			f.Defined[imp.Bind] = true
+		}
 		if len(rest) == 0 || rest[0].text != "," {
 			return
 		}
@@ -454,8 +456,8 @@ func (f *pyFile) fromImport(toks []pyTok, top bool) {
 		if imp.Names[i].As == "" {
 			imp.Names[i].As = imp.Names[i].Name
 		}
-		if imp.Names[i].Name != "*" {
-			f.define(imp.Names[i].As, top)
+		if top && imp.Names[i].Name != "*" {
+			f.Defined[imp.Names[i].As] = true
 		}
 	}
 	f.Imports = append(f.Imports, imp)
