@@ -168,3 +168,20 @@ func TestPyExportConditionalImports(t *testing.T) {
 		}
 	}
 }
+
+// `import a.b.mod` read as `a.X` counts mod whole and resolves a.X.
+func TestPyAttrDottedModuleImport(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"a/__init__.py":     "from a.x import *\nfrom a.y import *\n",
+		"a/x.py":            "def fx():\n    return 1\n",
+		"a/y.py":            "def fy():\n    return 2\n",
+		"a/b/__init__.py":   "",
+		"a/b/mod.py":        "V = 3\n",
+		"tests/test_mod.py": "import a.b.mod\n\n\ndef test_mod():\n    assert a.b.mod.V + a.fx() == 4\n",
+	})
+	p := loadPyProject(dir, pytestConfig{}, nil)
+	if got := reaches(p, "tests/test_mod.py", "a/b/mod.py", "a/x.py", "a/y.py"); got != "a/b/mod.py a/x.py" {
+		t.Errorf("test_mod reaches %q, want a/b/mod.py a/x.py", got)
+	}
+}

@@ -205,8 +205,10 @@ func (p *pyProject) importEdges(from string, imp pyImport) []pyEdge {
 
 // attrsOnly reports whether a plain import's bound name is only read
 // through attributes (`nx.shortest_path`), so that the attributes can
-// stand for the whole package. Storing it in doctest_namespace counts as
-// a use only when doctests are collected.
+// stand for the whole package. Storing it in pytest's doctest_namespace,
+// and chains written in strings, count only when doctests are collected;
+// a name the file never uses keeps the whole package (it may be imported
+// for its side effects).
 func (p *pyProject) attrsOnly(imp pyImport) bool {
 	if imp.Bind == "" || imp.Escapes || imp.Doctest && p.cfg.DoctestModules {
 		return false
@@ -227,10 +229,17 @@ func (p *pyProject) attrEdges(from string, imp pyImport, t pyTarget) []pyEdge {
 	if imp.As == "" {
 		base = imp.Bind
 	}
+	target := t.Dir
+	if target == "" {
+		target = t.File
+	}
 	_, bt, ok := p.resolveAbs(from, base)
-	if !ok || bt.Dir == "" || base != imp.Module && !strings.HasPrefix(t.Dir+"/"+t.File, bt.Dir+"/") {
-		// `import a.b` where a resolves elsewhere than a.b: count all of it.
-		return append(edges, pyEdge{To: t.File, Deep: true})
+	if !ok || bt.Dir == "" || base != imp.Module && !strings.HasPrefix(target, bt.Dir+"/") {
+		// `import a.b` where a resolves elsewhere than a.b: all of a.b.
+		if t.File != "" {
+			edges = append(edges, pyEdge{To: t.File, Deep: true})
+		}
+		return edges
 	}
 	for _, a := range imp.Attrs {
 		edges = append(edges, p.chainEdges(bt, strings.Split(a, "."), true)...)
