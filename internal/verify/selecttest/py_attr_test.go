@@ -185,3 +185,31 @@ func TestPyAttrDottedModuleImport(t *testing.T) {
 		t.Errorf("test_mod reaches %q, want a/b/mod.py a/x.py", got)
 	}
 }
+
+// `L.bip.matching` where the __init__ re-exports subpackage bip from
+// deeper down (`nx.bipartite.maximum_matching`) continues into bip.
+func TestPyAttrReExportedSubpackage(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"lib/__init__.py":           "from lib.algo import *\n",
+		"lib/algo/__init__.py":      "from lib.algo import bip\nfrom lib.algo.other import *\n",
+		"lib/algo/other.py":         "def other():\n    return 0\n",
+		"lib/algo/bip/__init__.py":  "from lib.algo.bip.match import *\nfrom lib.algo.bip.gen import *\n",
+		"lib/algo/bip/match.py":     "def matching():\n    return 1\n",
+		"lib/algo/bip/gen.py":       "def gen():\n    return 2\n",
+		"tests/test_match.py":       "import lib as L\n\n\ndef test_match():\n    assert L.bip.matching() == 1\n",
+		"tests/test_bip_whole.py":   "import lib\n\n\ndef test_whole():\n    assert lib.bip\n",
+		"tests/test_other_names.py": "import lib\n\n\ndef test_other():\n    assert lib.other() == 0\n",
+	})
+	p := loadPyProject(dir, pytestConfig{}, nil)
+	files := []string{"lib/algo/bip/match.py", "lib/algo/bip/gen.py", "lib/algo/other.py", "lib/algo/__init__.py"}
+	for test, want := range map[string]string{
+		"tests/test_match.py":       "lib/algo/bip/match.py lib/algo/__init__.py",
+		"tests/test_bip_whole.py":   "lib/algo/bip/match.py lib/algo/bip/gen.py lib/algo/__init__.py",
+		"tests/test_other_names.py": "lib/algo/other.py lib/algo/__init__.py",
+	} {
+		if got := reaches(p, test, files...); got != want {
+			t.Errorf("%s reaches %q, want %q", test, got, want)
+		}
+	}
+}

@@ -261,6 +261,12 @@ func (p *pyProject) chainEdges(t pyTarget, chain []string, whole bool) []pyEdge 
 	var edges []pyEdge
 	for _, name := range chain {
 		sub, st, ok := p.walkModule(t.Dir, []string{name})
+		if !ok && t.File != "" {
+			// A package the __init__ re-exports (`nx.bipartite`).
+			var via []pyEdge
+			via, st, ok = p.exportedModule(t.File, name, map[string]bool{})
+			edges = append(edges, via...)
+		}
 		if !ok {
 			if t.File == "" {
 				return edges
@@ -280,6 +286,55 @@ func (p *pyProject) chainEdges(t pyTarget, chain []string, whole bool) []pyEdge 
 		edges = append(edges, pyEdge{To: t.File, Deep: true})
 	}
 	return edges
+}
+
+// exportedModule finds the module or package that init binds name to
+// with a from-import of a submodule (`from pkg.algorithms import
+// bipartite`), directly or through star imports, with the __init__
+// files passed through.
+func (p *pyProject) exportedModule(init, name string, seen map[string]bool) ([]pyEdge, pyTarget, bool) {
+	if seen[init] {
+		return nil, pyTarget{}, false
+	}
+	seen[init] = true
+	f := p.parsed(init)
+	if f.Nested[name] || f.Dynamic {
+		return nil, pyTarget{}, false
+	}
+	for _, imp := range f.Imports {
+		if !imp.Top || !imp.From {
+			continue
+		}
+		for _, n := range imp.Names {
+			if n.As != name || n.Name == "*" {
+				continue
+			}
+			if via, t, ok := p.resolveImport(init, imp); ok && t.Dir != "" {
+				if sub, st, ok := p.walkModule(t.Dir, []string{n.Name}); ok {
+					via = append(append(via, pyEdge{To: init}), sub...)
+					if t.File != "" {
+						via = append(via, pyEdge{To: t.File})
+					}
+					return via, st, true
+				}
+			}
+			return nil, pyTarget{}, false
+		}
+	}
+	if f.Defined[name] {
+		return nil, pyTarget{}, false
+	}
+	for _, imp := range f.Imports {
+		if !imp.Top || !imp.From || len(imp.Names) != 1 || imp.Names[0].Name != "*" {
+			continue
+		}
+		if via, t, ok := p.resolveImport(init, imp); ok && t.File != "" && p.parsed(t.File).starExports(name) {
+			if sub, st, ok := p.exportedModule(t.File, name, seen); ok {
+				return append(via, sub...), st, true
+			}
+		}
+	}
+	return nil, pyTarget{}, false
 }
 
 // nameEdges resolves `from pkg import name`: a submodule, or the module
