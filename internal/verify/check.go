@@ -157,7 +157,7 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		spec.Args, cr.Command = col.args(sel.Args), shownCommand(c, sel.Args)
 	}
 	if label == "" {
-		label = e.shownDir(c.Dir) + cr.Command
+		label = e.shownDir(c.Dir) + shortCommand(cr.Command, cr.Targets)
 	}
 	stop := e.progress(label)
 	res, err := e.r.Run(ctx, spec)

@@ -45,7 +45,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return NothingToVerify, "Nothing to verify: no checks found (no go.mod, Cargo.toml, package.json test script, Python project or Makefile test target); " + noTestsHint + "."
 	}
 	last := rep.Checks[len(rep.Checks)-1]
-	cmd := e.shownDir(last.check.Dir) + last.Command
+	cmd := e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
 	switch {
 	case last.NotFound != "" && isNodeCheck(last) && !dirExists(filepath.Join(last.check.Dir, "node_modules")):
 		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; node_modules is missing: run npm install).", nv, last.NotFound, cmd)
@@ -67,6 +67,42 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return NotVerified, nv + cmd + " failed" + failureSummary(rep, last) + "."
 	}
 	return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
+}
+
+// maxShownCommand is the longest command the one-line evidence and the
+// progress line show whole; --json always has the whole command.
+const maxShownCommand = 240
+
+// shortCommand shortens a related command that names many targets to its
+// first targets and a count: "pytest a.py b.py … (+283 more; --json has the
+// whole command)". Short commands are shown as they are.
+func shortCommand(cmd string, targets []string) string {
+	if len(cmd) <= maxShownCommand {
+		return cmd
+	}
+	shown := 0
+	cut := -1
+	for _, t := range targets {
+		q := " " + selecttest.QuoteArgs([]string{t})
+		i := strings.Index(cmd[max(cut, 0):], q)
+		if i < 0 {
+			break
+		}
+		end := max(cut, 0) + i + len(q)
+		if end > maxShownCommand && shown > 0 {
+			break
+		}
+		cut, shown = end, shown+1
+	}
+	if shown == 0 || shown == len(targets) {
+		// Not a list of targets: cut at a word.
+		i := strings.LastIndexByte(cmd[:maxShownCommand], ' ')
+		if i <= 0 {
+			i = maxShownCommand
+		}
+		return cmd[:i] + " … (--json has the whole command)"
+	}
+	return fmt.Sprintf("%s … (+%d more; --json has the whole command)", cmd[:cut], len(targets)-shown)
 }
 
 // failureSummary is ": TestA, TestB" with the already-failing ones marked,
@@ -109,10 +145,10 @@ func passedList(rep *Report, e *engine) string {
 	parts := make([]string, 0, len(rep.Checks))
 	for _, c := range rep.Checks {
 		if c.FromModelRun {
-			parts = append(parts, e.shownDir(c.check.Dir)+c.Command+" (your own run, not repeated)")
+			parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" (your own run, not repeated)")
 			continue
 		}
-		parts = append(parts, e.shownDir(c.check.Dir)+c.Command+" ("+formatDuration(c.Duration)+")")
+		parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" ("+formatDuration(c.Duration)+")")
 	}
 	return strings.Join(parts, ", ")
 }

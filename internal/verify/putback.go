@@ -41,7 +41,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		return nil
 	}
 	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
-	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + last.Command
+	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
 	kind, br, note, err := "putback", CheckRun{}, "", error(nil)
 	if e.useCopy(last) {
 		kind = "copy"

@@ -1,0 +1,35 @@
+package verify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestShortCommand(t *testing.T) {
+	short := "go test ./a ./b"
+	if got := shortCommand(short, []string{"./a", "./b"}); got != short {
+		t.Errorf("a short command changed: %q", got)
+	}
+	var targets []string
+	for i := 0; i < 300; i++ {
+		targets = append(targets, fmt.Sprintf("pkg/tests/test_module_%03d.py", i))
+	}
+	cmd := "/usr/bin/python3 -m pytest " + strings.Join(targets, " ")
+	got := shortCommand(cmd, targets)
+	if len(got) > maxShownCommand+60 {
+		t.Errorf("still %d bytes: %q", len(got), got)
+	}
+	if !strings.HasPrefix(got, "/usr/bin/python3 -m pytest pkg/tests/test_module_000.py pkg/tests/test_module_001.py") {
+		t.Errorf("does not start with the first targets: %q", got)
+	}
+	shown := strings.Count(got, "test_module_")
+	if want := fmt.Sprintf(" … (+%d more; --json has the whole command)", 300-shown); !strings.HasSuffix(got, want) {
+		t.Errorf("got %q, want it to end with %q", got, want)
+	}
+	// A long command that is not a list of targets is cut at a word.
+	long := "make " + strings.Repeat("VERY_LONG_VARIABLE=1 ", 20)
+	if got := shortCommand(long, nil); !strings.HasSuffix(got, " … (--json has the whole command)") || len(got) > maxShownCommand+40 {
+		t.Errorf("got %q", got)
+	}
+}
