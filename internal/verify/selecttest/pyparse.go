@@ -323,6 +323,8 @@ func (f *pyFile) statement(st []pyTok, top bool) {
 	case "__all__":
 		if top {
 			f.dunderAll(st)
+		} else {
+			f.AllDynamic = true
 		}
 	default:
 		if top {

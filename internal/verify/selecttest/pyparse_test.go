@@ -81,3 +81,28 @@ func TestParsePyFacts(t *testing.T) {
 		t.Error("os.system not seen as a process start")
 	}
 }
+
+func TestParsePyDunderAll(t *testing.T) {
+	for src, want := range map[string]string{
+		"__all__ = ['a', \"b\"]\n":                 "a b",
+		"__all__ = ('a',)\n":                       "a",
+		"__all__ = ['a']\n__all__ += ['b']\n":      "dynamic",
+		"__all__ = mod.__all__ + ['a']\n":          "dynamic",
+		"if X:\n    __all__ = ['a']\n":             "dynamic",
+		"__all__ = ['a']\n__all__.extend(other)\n": "dynamic",
+		"x = 1\n":        "none",
+		"__all__ = []\n": "",
+	} {
+		f := parsePy(src)
+		got := strings.Join(sortedKeys(f.All), " ")
+		switch {
+		case f.AllDynamic:
+			got = "dynamic"
+		case f.All == nil:
+			got = "none"
+		}
+		if got != want {
+			t.Errorf("%q: got %q, want %q", src, got, want)
+		}
+	}
+}
