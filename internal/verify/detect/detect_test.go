@@ -107,6 +107,12 @@ func TestPythonInterpreter(t *testing.T) {
 	if got := commands(ps); len(got) != 1 || !strings.HasSuffix(got[0], "/usr/bin/python3 -m pytest [pytest]") {
 		t.Fatalf("got %v", got)
 	}
+	// A $TMPDIR that does not exist must not make the probe fail.
+	t.Setenv("TMPDIR", filepath.Join(bin, "missing"))
+	ps, _ = Projects(root, nil, nil)
+	if got := commands(ps); len(got) != 1 || !strings.HasSuffix(got[0], "/usr/bin/python3 -m pytest [pytest]") {
+		t.Fatalf("with $TMPDIR missing: got %v", got)
+	}
 	t.Setenv("PATH", bin)
 	ps, _ = Projects(root, nil, nil)
 	if got := commands(ps); len(got) != 1 || !strings.HasSuffix(got[0], ": python3 -m unittest [unittest]") {

@@ -134,11 +134,21 @@ func pythonCandidates(root string) []string {
 func hasPytest(ctx context.Context, interp string, runner *run.Runner) bool {
 	res, err := runner.Run(ctx, run.Spec{
 		Args:    []string{interp, "-I", "-c", pytestProbe},
-		Dir:     os.TempDir(),
+		Dir:     probeDir(),
 		Purpose: run.Internal,
 		Timeout: 30 * time.Second,
 	})
 	return err == nil && res.ExitCode == 0 && !res.TimedOut
+}
+
+// probeDir is where the pytest probe runs: outside the project, so no
+// project file can shadow pytest. The temporary folder, or / when $TMPDIR
+// names a folder that does not exist.
+func probeDir() string {
+	if st, err := os.Stat(os.TempDir()); err == nil && st.IsDir() {
+		return os.TempDir()
+	}
+	return "/"
 }
 
 func lookPath(name string) string {
