@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,13 +32,35 @@ type pyProject struct {
 	edges map[string][]pyEdge
 	// exporting guards export resolution against import cycles.
 	exporting map[string]bool
+	// Resolutions are pure functions of the indexed files, asked for again
+	// and again (every test reaches the same modules): memos keep a large
+	// project's selection to one resolution of each.
+	modules  map[string]moduleWalk
+	absolute map[string]moduleWalk // resolveAbs, by base folder and name
+	bases    map[string]string     // baseDir, by folder
+	exports  map[string]exportResult
+	exported map[string]moduleWalk // exportedModule from a fresh start
+	cycleCut int                   // how many lookups a cycle cut short; their answers depend on the path
+}
+
+type moduleWalk struct {
+	edges []pyEdge
+	t     pyTarget
+	ok    bool
+}
+
+type exportResult struct {
+	edges []pyEdge
+	state int
 }
 
 // loadPyProject indexes the .py files under dir. extra are paths (deleted
 // files) that imports may still name.
 func loadPyProject(dir string, cfg pytestConfig, extra []string) *pyProject {
 	p := &pyProject{dir: dir, cfg: cfg, files: map[string]bool{}, dirs: map[string]bool{},
-		src: map[string]*pyFile{}, edges: map[string][]pyEdge{}, exporting: map[string]bool{}}
+		src: map[string]*pyFile{}, edges: map[string][]pyEdge{}, exporting: map[string]bool{},
+		modules: map[string]moduleWalk{}, absolute: map[string]moduleWalk{}, bases: map[string]string{},
+		exports: map[string]exportResult{}, exported: map[string]moduleWalk{}}
 	walkFiles(dir, func(rel string) bool {
 		return keepSourceDir(rel) && !fileExists(filepath.Join(dir, filepath.FromSlash(rel), "pyvenv.cfg"))
 	}, func(rel string) bool {
@@ -97,6 +120,18 @@ type pyTarget struct {
 // walkModule resolves parts below base (a root or a relative-import
 // folder), returning the shallow edges passed through and the target.
 func (p *pyProject) walkModule(base string, parts []string) ([]pyEdge, pyTarget, bool) {
+	key := base + "\x00" + strings.Join(parts, ".")
+	if w, ok := p.modules[key]; ok {
+		return w.edges, w.t, w.ok
+	}
+	edges, t, ok := p.walkModuleOnce(base, parts)
+	// Clipped, so a caller's append copies rather than writing into the memo.
+	edges = slices.Clip(edges)
+	p.modules[key] = moduleWalk{edges, t, ok}
+	return edges, t, ok
+}
+
+func (p *pyProject) walkModuleOnce(base string, parts []string) ([]pyEdge, pyTarget, bool) {
 	var edges []pyEdge
 	cur := base
 	if len(parts) == 0 {
@@ -141,21 +176,33 @@ func (p *pyProject) resolveAbs(from, name string) ([]pyEdge, pyTarget, bool) {
 	if name == "" {
 		return nil, pyTarget{}, false
 	}
+	base := p.baseDir(from)
+	key := base + "\x00" + name
+	if w, ok := p.absolute[key]; ok {
+		return w.edges, w.t, w.ok
+	}
 	parts := strings.Split(name, ".")
-	for _, root := range append(p.roots, p.baseDir(from)) {
+	for _, root := range append(p.roots, base) {
 		if edges, t, ok := p.walkModule(root, parts); ok {
+			p.absolute[key] = moduleWalk{edges, t, true}
 			return edges, t, true
 		}
 	}
+	p.absolute[key] = moduleWalk{}
 	return nil, pyTarget{}, false
 }
 
 // baseDir is the folder pytest's default import mode inserts for a file.
 func (p *pyProject) baseDir(file string) string {
-	d := path.Dir(file)
+	dir := path.Dir(file)
+	if d, ok := p.bases[dir]; ok {
+		return d
+	}
+	d := dir
 	for d != "." && p.files[join(d, "__init__.py")] {
 		d = path.Dir(d)
 	}
+	p.bases[dir] = d
 	return d
 }
 
@@ -264,7 +311,7 @@ func (p *pyProject) chainEdges(t pyTarget, chain []string, whole bool) []pyEdge 
 		if !ok && t.File != "" {
 			// A package the __init__ re-exports (`nx.bipartite`).
 			var via []pyEdge
-			via, st, ok = p.exportedModule(t.File, name, map[string]bool{})
+			via, st, ok = p.exportedModuleOf(t.File, name)
 			edges = append(edges, via...)
 		}
 		if !ok {
@@ -286,6 +333,18 @@ func (p *pyProject) chainEdges(t pyTarget, chain []string, whole bool) []pyEdge 
 		edges = append(edges, pyEdge{To: t.File, Deep: true})
 	}
 	return edges
+}
+
+// exportedModuleOf is exportedModule from a fresh start, remembered.
+func (p *pyProject) exportedModuleOf(init, name string) ([]pyEdge, pyTarget, bool) {
+	key := init + "\x00" + name
+	if w, ok := p.exported[key]; ok {
+		return w.edges, w.t, w.ok
+	}
+	edges, t, ok := p.exportedModule(init, name, map[string]bool{})
+	edges = slices.Clip(edges)
+	p.exported[key] = moduleWalk{edges, t, ok}
+	return edges, t, ok
 }
 
 // exportedModule finds the module or package that init binds name to
@@ -383,11 +442,25 @@ const (
 // star import (followed to any depth, cycles cut) whose source exports it.
 func (p *pyProject) findExport(file, name string) ([]pyEdge, int) {
 	key := file + "\x00" + name
+	if r, ok := p.exports[key]; ok {
+		return r.edges, r.state
+	}
 	if p.exporting[key] {
+		p.cycleCut++
 		return nil, exportCycle
 	}
 	p.exporting[key] = true
-	defer delete(p.exporting, key)
+	cuts := p.cycleCut
+	edges, state := p.findExportOnce(file, name)
+	edges = slices.Clip(edges)
+	delete(p.exporting, key)
+	if p.cycleCut == cuts {
+		p.exports[key] = exportResult{edges, state}
+	}
+	return edges, state
+}
+
+func (p *pyProject) findExportOnce(file, name string) ([]pyEdge, int) {
 	f := p.parsed(file)
 	// Imports that bind the name; those below module level (`if
 	// TYPE_CHECKING:`, try/except) may each be the source.
