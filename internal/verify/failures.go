@@ -520,6 +520,29 @@ func (c *cargoText) args(user []string) []string {
 	return out
 }
 
+// finish re-reads cargo's combined output when it is whole: the
+// "Running tests/x.rs (…)" lines that name each test binary go to stderr,
+// the results to stdout, so only the combined output gives IDs scoped by
+// binary (test_version::test_gt rather than a bare test_gt that another
+// binary may share).
+func (c *cargoText) finish(res run.Result) outcome {
+	o := c.lineParser.finish(res)
+	if res.Truncated || len(o.failures) == 0 {
+		return o
+	}
+	scoped := outcome{tests: -1}
+	sc := bufio.NewScanner(bytes.NewReader(res.Output))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		parseCargo(sc.Text(), &scoped)
+	}
+	if len(scoped.failures) != len(o.failures) {
+		return o
+	}
+	o.failures = scoped.failures
+	return o
+}
+
 var (
 	cargoFailed  = regexp.MustCompile(`^test (.+) \.\.\. FAILED$`)
 	cargoBinary  = regexp.MustCompile(`^\s*(?:Running (?:unittests |tests/)?\S+ \((?:.*/)?([^/)]+?)(?:-[0-9a-f]{16})?\)|Doc-tests (\S+))$`)
