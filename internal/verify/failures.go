@@ -489,17 +489,22 @@ func (l *lineParser) finish(res run.Result) outcome {
 	// Runners print summaries on stderr too (unittest): parse the combined
 	// capped output when stdout alone named nothing.
 	if l.parse != nil && len(l.o.failures) == 0 && l.o.tests <= 0 {
-		o := outcome{tests: -1}
-		sc := bufio.NewScanner(bytes.NewReader(res.Output))
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			l.parse(sc.Text(), &o)
-		}
-		if len(o.failures) > 0 || o.tests >= 0 {
+		if o := parseOutput(res.Output, l.parse); len(o.failures) > 0 || o.tests >= 0 {
 			return o
 		}
 	}
 	return l.o
+}
+
+// parseOutput runs parse over every line of a captured output.
+func parseOutput(output []byte, parse func(string, *outcome)) outcome {
+	o := outcome{tests: -1}
+	sc := bufio.NewScanner(bytes.NewReader(output))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		parse(sc.Text(), &o)
+	}
+	return o
 }
 
 // cargoText reads cargo test's text; it adds --no-fail-fast so that one
@@ -530,12 +535,7 @@ func (c *cargoText) finish(res run.Result) outcome {
 	if res.Truncated || len(o.failures) == 0 {
 		return o
 	}
-	scoped := outcome{tests: -1}
-	sc := bufio.NewScanner(bytes.NewReader(res.Output))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		parseCargo(sc.Text(), &scoped)
-	}
+	scoped := parseOutput(res.Output, parseCargo)
 	if len(scoped.failures) != len(o.failures) {
 		return o
 	}

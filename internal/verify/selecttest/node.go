@@ -221,7 +221,6 @@ func simpleWords(cmd string) []string {
 	return w
 }
 
-// countJSTests counts test files the way jest's defaults see them.
 // jsSpecifier finds the module names a JavaScript source imports:
 // require("x"), import("x"), jest.mock("x"), import ... from "x", import "x".
 var jsSpecifier = regexp.MustCompile(`(?:\b(?:require|import|mock|requireActual|importActual|doMock)\s*\(\s*|\b(?:from|import)\s+)['"\x60]([^'"\x60\n]+)['"\x60]`)
@@ -257,6 +256,7 @@ func jsNamedBy(dir, f string) string {
 	return found
 }
 
+// countJSTests counts test files the way jest's defaults see them.
 func countJSTests(dir string) int {
 	n := 0
 	walkFiles(dir, keepSourceDir, func(rel string) bool {
