@@ -1,10 +1,11 @@
 // Command selection measures related-test selection on real Go modules and
 // generated Python and Node projects: it injects single-point mutations
-// into non-test source, runs both the related selection and the full suite
-// for each, and prints per project the mutations tried, safety (the share
-// of mutations the full suite catches that the related run also catches),
-// the median time ratio related/full, and the graph-build time cold and
-// cached.
+// into non-test source, runs the related selection for each and the full
+// suite where the answer depends on it (see tryMutation), and prints per
+// project the mutations tried, safety (the share of mutations the full
+// suite catches that the related run also catches), the median time ratio
+// related/full over a sample that runs both, and the graph-build time cold
+// and cached.
 //
 //	go run ./bench/selection -mutations 8
 package main
@@ -414,80 +415,102 @@ func (b *bench) tryMutation(ctx context.Context, p *project, m mutation, r *row)
 	if err != nil {
 		b.logf("%s: select: %v", m, err)
 	}
-	var related cmdResult
-	var full *cmdResult
-	var compile float64 // Go build time shared by both suites (sample only)
+	t, err := b.runSuites(ctx, p, sel, sample, r)
+	if err != nil {
+		return false, err
+	}
+	r.record(m, sel, t, sample)
+	fullTxt := "inferred"
+	if t.full != nil {
+		fullTxt = fmt.Sprintf("%v %.1fs", t.full.failed, t.full.secs)
+	}
+	if t.compile > 0 {
+		fullTxt += fmt.Sprintf(" | build first %.1fs", t.compile)
+	}
+	b.logf("%s: %s | related %v %.1fs | full %s | %s", p.name, m, t.related.failed, t.related.secs, fullTxt, sel.Reason)
+	return true, nil
+}
+
+// trial is how one mutation's runs ended.
+type trial struct {
+	related cmdResult
+	full    *cmdResult // nil when the related failure settled it
+	compile float64    // Go build time shared by both suites (sample only)
+}
+
+// runSuites runs the related selection, and the full suite when the
+// answer depends on it or the mutation is in the ratio sample.
+func (b *bench) runSuites(ctx context.Context, p *project, sel selecttest.Selection, sample bool, r *row) (trial, error) {
+	var t trial
 	runFull := func() error {
 		res, err := b.runTests(ctx, p.dir, p.check.Args)
 		if err == nil {
-			full = &res
+			t.full = &res
 			r.fullRuns++
 		}
 		return err
 	}
 	if sel.Full {
 		if err := runFull(); err != nil {
-			return false, err
+			return t, err
 		}
-		related = *full
-	} else {
-		r.narrowed++
-		// Go compiles before it tests. Whichever suite runs first pays to
-		// rebuild the mutated package and its dependents, and the other
-		// finds them cached. For a fair ratio the sample builds them first
-		// (the same set for both suites: what imports the mutated package)
-		// and adds that time to both.
-		if sample && p.goCode {
-			build := append([]string{sel.Args[0], sel.Args[1], "-run", "^$"}, sel.Args[2:]...)
-			res, err := b.runTests(ctx, p.dir, build)
-			if err != nil {
-				return false, err
-			}
-			compile = res.secs
-		}
-		if related, err = b.runTests(ctx, p.dir, sel.Args); err != nil {
-			return false, err
-		}
-		// A narrowed run that could not run falls back to the full suite,
-		// as the gate does; it then costs both runs.
-		if why, fb := selecttest.FallbackReason(p.check.Runner, related.exit, related.output); fb {
-			b.logf("%s: fallback: %s", m, why)
-			if err := runFull(); err != nil {
-				return false, err
-			}
-			related = cmdResult{failed: full.failed, secs: related.secs + full.secs}
-		}
+		t.related = *t.full
+		return t, nil
 	}
-	if full == nil && (sample || !related.failed) {
+	r.narrowed++
+	// Go compiles before it tests. Whichever suite runs first pays to
+	// rebuild the mutated package and its dependents, and the other finds
+	// them cached. For a fair ratio the sample builds them first (the same
+	// set for both suites: what imports the mutated package) and adds that
+	// time to both.
+	if sample && p.goCode {
+		build := append([]string{sel.Args[0], sel.Args[1], "-run", "^$"}, sel.Args[2:]...)
+		res, err := b.runTests(ctx, p.dir, build)
+		if err != nil {
+			return t, err
+		}
+		t.compile = res.secs
+	}
+	related, err := b.runTests(ctx, p.dir, sel.Args)
+	if err != nil {
+		return t, err
+	}
+	t.related = related
+	// A narrowed run that could not run falls back to the full suite, as
+	// the gate does; it then costs both runs.
+	if why, fb := selecttest.FallbackReason(p.check.Runner, related.exit, related.output); fb {
+		b.logf("%s: %s: fallback: %s", p.name, sel.Command, why)
 		if err := runFull(); err != nil {
-			return false, err
+			return t, err
+		}
+		t.related = cmdResult{failed: t.full.failed, secs: related.secs + t.full.secs}
+	}
+	if t.full == nil && (sample || !t.related.failed) {
+		if err := runFull(); err != nil {
+			return t, err
 		}
 	}
-	caughtFull := related.failed // inferred when the full suite did not run
-	if full != nil {
-		caughtFull = full.failed
-		if related.failed && !full.failed {
+	return t, nil
+}
+
+// record counts one mutation's outcome.
+func (r *row) record(m mutation, sel selecttest.Selection, t trial, sample bool) {
+	caughtFull := t.related.failed // inferred when the full suite did not run
+	if t.full != nil {
+		caughtFull = t.full.failed
+		if t.related.failed && !t.full.failed {
 			r.inconsistent = append(r.inconsistent, m.String())
+		}
+		if sample && t.full.secs > 0 {
+			r.ratios = append(r.ratios, (t.compile+t.related.secs)/(t.compile+t.full.secs))
 		}
 	}
 	if caughtFull {
 		r.caughtFull++
-		if related.failed {
+		if t.related.failed {
 			r.caughtRelated++
 		} else {
 			r.misses = append(r.misses, m.String()+" (selected: "+sel.Command+")")
 		}
 	}
-	fullTxt := "inferred"
-	if full != nil {
-		fullTxt = fmt.Sprintf("%v %.1fs", full.failed, full.secs)
-		if sample && full.secs > 0 {
-			r.ratios = append(r.ratios, (compile+related.secs)/(compile+full.secs))
-		}
-	}
-	if compile > 0 {
-		fullTxt += fmt.Sprintf(" | build first %.1fs", compile)
-	}
-	b.logf("%s: %s | related %v %.1fs | full %s | %s", p.name, m, related.failed, related.secs, fullTxt, sel.Reason)
-	return true, nil
 }
