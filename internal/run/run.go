@@ -63,6 +63,13 @@ type Spec struct {
 	// Stderr, if set, also receives the command's stderr, uncapped (hooks
 	// read their refusal reason from it).
 	Stderr io.Writer
+	// Combined gives stderr the stdout pipe, as "2>&1" does: Stdout then
+	// receives both streams in the order the command wrote them, and
+	// Result.Output keeps that order too. (Two pipes are read by two
+	// goroutines, which may reorder lines written a moment apart: cargo's
+	// "Running <binary>" line on stderr and that binary's results on
+	// stdout.) Stderr must be nil.
+	Combined bool
 }
 
 // Result is what a finished command left.
@@ -121,6 +128,9 @@ func (e *RefusedError) Error() string { return e.Reason }
 // error means the command could not be started or the context was cancelled.
 func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	var res Result
+	if spec.Combined && spec.Stderr != nil {
+		return res, errors.New("run: both Combined and Stderr set")
+	}
 	if spec.Purpose == Check && r.ApproveCheck != nil {
 		line := CommandLine(spec)
 		if ok, reason := r.ApproveCheck(ctx, line); !ok {
@@ -155,6 +165,11 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	if spec.Live != nil {
 		stdout = io.MultiWriter(stdout, spec.Live)
 		stderr = io.MultiWriter(stderr, spec.Live)
+	}
+	if spec.Combined || spec.Stdout == nil && spec.Stderr == nil {
+		// os/exec hands the child one pipe for both when the two writers
+		// are the same value; nobody asked to tell them apart.
+		stderr = stdout
 	}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,6 +34,56 @@ func TestRunStdoutSeparate(t *testing.T) {
 	}
 	if stdout.String() != "json\n" {
 		t.Fatalf("stdout = %q", stdout.String())
+	}
+}
+
+// samePipe prints "same" when the child's stdout and stderr are one pipe.
+const samePipe = `if [ /proc/self/fd/1 -ef /proc/self/fd/2 ]; then echo same; else echo two; fi`
+
+func TestRunCombinedSharesOnePipe(t *testing.T) {
+	var script strings.Builder
+	script.WriteString(samePipe + "\n")
+	var want strings.Builder
+	want.WriteString("same\n")
+	for i := range 50 {
+		fmt.Fprintf(&script, "echo out%d; echo err%d >&2\n", i, i)
+		fmt.Fprintf(&want, "out%d\nerr%d\n", i, i)
+	}
+	var stdout bytes.Buffer
+	res, err := (&Runner{}).Run(context.Background(), Spec{Shell: script.String(), Stdout: &stdout, Combined: true})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatal(err, res.ExitCode)
+	}
+	if stdout.String() != want.String() {
+		t.Errorf("Stdout saw %q, want both streams in order", stdout.String())
+	}
+	if string(res.Output) != want.String() {
+		t.Errorf("Output = %q, want both streams in order", res.Output)
+	}
+	if _, err := (&Runner{}).Run(context.Background(), Spec{Shell: "true", Stderr: &stdout, Combined: true}); err == nil {
+		t.Error("Combined with Stderr: no error")
+	}
+}
+
+func TestRunPipes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec Spec
+		want string
+	}{
+		{"nothing asked", Spec{}, "same"},
+		{"live only", Spec{Live: io.Discard}, "same"},
+		{"stdout apart", Spec{Stdout: io.Discard}, "two"},
+		{"stderr apart", Spec{Stderr: io.Discard}, "two"},
+	} {
+		tc.spec.Shell = samePipe
+		res, err := (&Runner{}).Run(context.Background(), tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(res.Output)); got != tc.want {
+			t.Errorf("%s: child saw %q pipes, want %q", tc.name, got, tc.want)
+		}
 	}
 }
 

@@ -150,7 +150,7 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		defer os.RemoveAll(reportDir)
 	}
 	col := newCollector(c.Runner, reportDir, c.Dir)
-	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.stdout(), Env: runnerEnv(c.Runner)}
+	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.stdout(), Combined: true, Env: runnerEnv(c.Runner)}
 	if c.Runner == detect.Custom {
 		spec.Shell, cr.Command = c.Command, c.Command
 	} else {

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
@@ -484,32 +483,20 @@ func (l *lineParser) stdout() *lineWriter {
 	return l.w
 }
 
-func (l *lineParser) finish(res run.Result) outcome {
+func (l *lineParser) finish(run.Result) outcome {
+	// Checks run with stderr on the stdout pipe (run.Spec.Combined), so
+	// the writer saw summaries runners print on stderr too (unittest).
 	l.w.flush()
-	// Runners print summaries on stderr too (unittest): parse the combined
-	// capped output when stdout alone named nothing.
-	if l.parse != nil && len(l.o.failures) == 0 && l.o.tests <= 0 {
-		if o := parseOutput(res.Output, l.parse); len(o.failures) > 0 || o.tests >= 0 {
-			return o
-		}
-	}
 	return l.o
-}
-
-// parseOutput runs parse over every line of a captured output.
-func parseOutput(output []byte, parse func(string, *outcome)) outcome {
-	o := outcome{tests: -1}
-	sc := bufio.NewScanner(bytes.NewReader(output))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		parse(sc.Text(), &o)
-	}
-	return o
 }
 
 // cargoText reads cargo test's text; it adds --no-fail-fast so that one
 // failing test binary does not hide the failures of the next (an already
-// failing crate would otherwise mask new failures elsewhere).
+// failing crate would otherwise mask new failures elsewhere). Checks run
+// with stderr on the stdout pipe, so the "Running tests/x.rs (…)" lines
+// cargo writes to stderr arrive just before that binary's results and
+// scope its IDs (test_version::test_gt rather than a bare test_gt that
+// another binary may share).
 type cargoText struct{ lineParser }
 
 func (c *cargoText) args(user []string) []string {
@@ -523,24 +510,6 @@ func (c *cargoText) args(user []string) []string {
 		}
 	}
 	return out
-}
-
-// finish re-reads cargo's combined output when it is whole: the
-// "Running tests/x.rs (…)" lines that name each test binary go to stderr,
-// the results to stdout, so only the combined output gives IDs scoped by
-// binary (test_version::test_gt rather than a bare test_gt that another
-// binary may share).
-func (c *cargoText) finish(res run.Result) outcome {
-	o := c.lineParser.finish(res)
-	if res.Truncated || len(o.failures) == 0 {
-		return o
-	}
-	scoped := parseOutput(res.Output, parseCargo)
-	if len(scoped.failures) != len(o.failures) {
-		return o
-	}
-	o.failures = scoped.failures
-	return o
 }
 
 var (
