@@ -44,6 +44,13 @@ func safeRunner(cfg config.Config, root string) (*run.Runner, error) {
 			return nil, err
 		}
 		r.Sandbox = sb
+		dl, err := downloadSandbox(cfg, root)
+		if err != nil {
+			return nil, err
+		}
+		if dl != nil {
+			r.DownloadSandbox = dl
+		}
 	}
 	pa, err := agent.NewPolicyApprover(cfg.Permissions, root)
 	if err != nil {

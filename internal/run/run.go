@@ -31,6 +31,10 @@ const (
 	Hook
 	// Internal is a command chanto itself needs (git, go list).
 	Internal
+	// Download is a package manager fetching a project's dependencies
+	// for its checks (go mod download, cargo fetch). It runs in
+	// Runner.DownloadSandbox when one is set.
+	Download
 )
 
 // DefaultOutputCap is the captured-output limit when Spec.OutputCap is 0.
@@ -109,6 +113,11 @@ type Runner struct {
 	ScrubExtra []string
 	// Sandbox wraps each command; nil runs it directly.
 	Sandbox Wrapper
+	// DownloadSandbox wraps Download commands instead of Sandbox: the same
+	// confinement with the package registries reachable, for a sandbox
+	// whose network is otherwise denied. nil: Download commands run in
+	// Sandbox like any other.
+	DownloadSandbox Wrapper
 	// ApproveCheck, if set, is asked before each Check command starts,
 	// with its command line (Shell, or Args shell-quoted). A refusal makes
 	// Run return a *RefusedError without starting anything: gate checks
@@ -143,6 +152,9 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		defer cancel()
 	}
 	sandbox := r.Sandbox
+	if spec.Purpose == Download && r.DownloadSandbox != nil {
+		sandbox = r.DownloadSandbox
+	}
 	if args, ok := plainGit(spec); ok {
 		spec.Args, sandbox = args, nil
 	}

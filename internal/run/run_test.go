@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -227,5 +228,31 @@ func TestPlainGitIgnoresRepoFsmonitor(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("the repository's fsmonitor command ran")
+	}
+}
+
+// wrapRecorder notes that it wrapped a command and leaves it as it is.
+type wrapRecorder struct{ wrapped int }
+
+func (w *wrapRecorder) Wrap(*exec.Cmd, Spec) error { w.wrapped++; return nil }
+
+func TestRunDownloadSandbox(t *testing.T) {
+	sb, dl := &wrapRecorder{}, &wrapRecorder{}
+	r := &Runner{Sandbox: sb, DownloadSandbox: dl}
+	for _, p := range []Purpose{Check, Download, Internal} {
+		if _, err := r.Run(context.Background(), Spec{Args: []string{"true"}, Purpose: p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sb.wrapped != 2 || dl.wrapped != 1 {
+		t.Errorf("sandbox wrapped %d, download sandbox %d; want 2 and 1", sb.wrapped, dl.wrapped)
+	}
+	// Without a download sandbox, downloads stay in the sandbox.
+	r.DownloadSandbox = nil
+	if _, err := r.Run(context.Background(), Spec{Args: []string{"true"}, Purpose: Download}); err != nil {
+		t.Fatal(err)
+	}
+	if sb.wrapped != 3 {
+		t.Errorf("a download without a download sandbox was not sandboxed")
 	}
 }

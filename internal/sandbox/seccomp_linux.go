@@ -87,8 +87,19 @@ func (p *program) resolve() ([]unix.SockFilter, error) {
 	return p.ins, nil
 }
 
-// buildFilter assembles the filter; unixOnly limits socket() to AF_UNIX.
-func buildFilter(unixOnly bool) ([]unix.SockFilter, error) {
+// localFamilies are the socket families a command may open when its
+// network is denied. Its network namespace holds nothing but its own
+// loopback, so AF_INET and AF_INET6 reach only servers it starts itself
+// (a test's httptest server or local database), and AF_NETLINK lets
+// libraries list that namespace's interfaces. Every other family is
+// refused: AF_VSOCK reaches the hypervisor from a VM, whatever the
+// namespace, and AF_PACKET, AF_ALG and the rest are kernel attack
+// surface no build or test needs.
+var localFamilies = []uint32{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
+
+// buildFilter assembles the filter; localOnly limits socket() to
+// localFamilies.
+func buildFilter(localOnly bool) ([]unix.SockFilter, error) {
 	p := &program{jumps: map[int][2]string{}, labels: map[string]int{}}
 	arch := uint32(unix.AUDIT_ARCH_X86_64)
 	if runtime.GOARCH == "arm64" {
@@ -107,7 +118,7 @@ func buildFilter(unixOnly bool) ([]unix.SockFilter, error) {
 	// makes libc fall back to clone, whose flags it can.
 	p.jump(bpfJeqK, unix.SYS_CLONE3, "enosys", "")
 	p.jump(bpfJeqK, unix.SYS_CLONE, "clone", "")
-	if unixOnly {
+	if localOnly {
 		p.jump(bpfJeqK, unix.SYS_SOCKET, "socket", "")
 	}
 	p.op(bpfRetK, retAllow)
@@ -116,16 +127,19 @@ func buildFilter(unixOnly bool) ([]unix.SockFilter, error) {
 	p.op(bpfLdAbsW, offArg0Low)
 	p.jump(bpfJsetK, nsFlags, "eperm", "")
 	p.op(bpfRetK, retAllow)
-	if unixOnly {
+	if localOnly {
 		p.label("socket")
 		p.op(bpfLdAbsW, offArg0Low)
-		p.jump(bpfJeqK, unix.AF_UNIX, "", "eafnosupport")
-		p.op(bpfRetK, retAllow)
+		for _, family := range localFamilies {
+			p.jump(bpfJeqK, family, "allow", "")
+		}
 		p.label("eafnosupport")
 		p.op(bpfRetK, retErrno|uint32(unix.EAFNOSUPPORT))
 	}
 	p.label("eperm")
 	p.op(bpfRetK, retErrno|uint32(unix.EPERM))
+	p.label("allow")
+	p.op(bpfRetK, retAllow)
 	p.label("enosys")
 	p.op(bpfRetK, retErrno|uint32(unix.ENOSYS))
 	p.label("kill")
@@ -134,8 +148,8 @@ func buildFilter(unixOnly bool) ([]unix.SockFilter, error) {
 }
 
 // installSeccomp sets no_new_privs and loads the filter on every thread.
-func installSeccomp(unixOnly bool) error {
-	filter, err := buildFilter(unixOnly)
+func installSeccomp(localOnly bool) error {
+	filter, err := buildFilter(localOnly)
 	if err != nil {
 		return err
 	}

@@ -135,9 +135,9 @@ func shownCommand(c detect.Check, args []string) string {
 	return selecttest.QuoteArgs(args)
 }
 
-// execute runs one selection of check c and reads its results.
+// executeOnce runs one selection of check c and reads its results.
 // label, if set, is what progress shows instead of the command.
-func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
+func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
 	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, check: c, args: sel.Args}
 	if sel.Full {
 		cr.Scope = "full"

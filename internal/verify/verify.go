@@ -162,6 +162,9 @@ type CheckRun struct {
 	// FullRetry is set when a related run could not run and the full
 	// suite ran instead; it says why.
 	FullRetry string `json:"full_retry,omitempty"`
+	// Downloaded is the command that fetched the project's dependencies
+	// before this run, after a first run could not download them.
+	Downloaded string `json:"downloaded,omitempty"`
 	// FromModelRun is set when the model's own run stood in for the
 	// check and nothing was executed.
 	FromModelRun bool `json:"from_model_run,omitempty"`
@@ -191,6 +194,9 @@ type engine struct {
 	r    *run.Runner
 	cs   ChangeSet
 	src  protect.Source // base tree
+	// downloads remembers, per folder, what its dependency download
+	// said: "" when it worked.
+	downloads map[string]string
 	// reportParent holds report folders: "" not decided yet, "-" none
 	// (read the text), else a folder the sandboxed checks can write.
 	reportParent string

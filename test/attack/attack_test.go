@@ -365,6 +365,34 @@ func TestNetworkDeny(t *testing.T) {
 	}
 }
 
+// TestNetworkDenyKeepsOwnLoopback: with the network denied, a test can
+// still serve and reach its own loopback (httptest, a local database),
+// while families that leave the namespace (vsock) stay refused.
+func TestNetworkDenyKeepsOwnLoopback(t *testing.T) {
+	requireSandbox(t)
+	w := newWorld(t)
+	r := w.runner(t, config.Sandbox{Network: sandbox.NetDeny})
+	line := `python3 -c '
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+c = socket.create_connection(s.getsockname(), 2); a, _ = s.accept()
+c.sendall(b"ping"); print("loopback", a.recv(4).decode())
+try:
+    socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM); print("vsock opened")
+except OSError as e:
+    print("vsock refused", e.errno)
+'`
+	for _, pp := range purposes {
+		out := string(runLine(t, r, pp.p, w.proj, line, 20*time.Second).Output)
+		if !strings.Contains(out, "loopback ping") {
+			t.Errorf("%s: the sandbox's own loopback did not work:\n%s", pp.name, out)
+		}
+		if !strings.Contains(out, "vsock refused") {
+			t.Errorf("%s: an AF_VSOCK socket was not refused:\n%s", pp.name, out)
+		}
+	}
+}
+
 func TestAllowlistRefusesLocalTargets(t *testing.T) {
 	requireSandbox(t)
 	w := newWorld(t)

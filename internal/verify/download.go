@@ -1,0 +1,134 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// Go and cargo download a project's dependencies as they build. In the
+// sandbox, whose network is denied, a check whose dependencies are not
+// in the local caches yet fails with the package manager's network error.
+// The engine then downloads them with the package manager's own fetch
+// command, which runs no project code, in the runner's download sandbox
+// (the registries reachable), and runs the check again.
+
+var (
+	// goNoNetwork is go's "Get https://proxy.golang.org/…: dial tcp: …".
+	goNoNetwork = regexp.MustCompile(`(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
+	// cargoFetchFailed and cargoNoNetwork: cargo's "failed to get `x` as
+	// a dependency" (or "failed to download …") caused by a network error.
+	cargoFetchFailed = regexp.MustCompile(`(?m)^error: failed to (?:get|download|load source for|query replaced source|update)`)
+	cargoNoNetwork   = regexp.MustCompile(`(?i)could(?: not|n't) resolve host|failed to connect to|connection refused|network (?:failure|is unreachable)|spurious network error`)
+)
+
+// downloadArgs is the command that fetches dependencies for runner r;
+// nil when r's checks download nothing by themselves.
+func downloadArgs(r detect.Runner) []string {
+	switch r {
+	case detect.Go, detect.GoVet:
+		return []string{"go", "mod", "download"}
+	case detect.Cargo:
+		return []string{"cargo", "fetch"}
+	}
+	return nil
+}
+
+// lackedNetwork reports whether a failed run's output is the package
+// manager failing to download a dependency.
+func lackedNetwork(r detect.Runner, output string) bool {
+	switch r {
+	case detect.Go, detect.GoVet:
+		return goNoNetwork.MatchString(output)
+	case detect.Cargo:
+		return cargoFetchFailed.MatchString(output) && cargoNoNetwork.MatchString(output)
+	}
+	return false
+}
+
+// execute runs one selection of check c. When the run failed for want of
+// a dependency it could not download, the dependencies are downloaded
+// (once per folder and run) and the selection runs again; if that cannot
+// be done, the check could not run, and the reason says what to do.
+func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
+	cr, err := e.executeOnce(ctx, c, sel, label)
+	if err != nil || cr.Passed || cr.TimedOut || c.Runner == detect.Custom || !lackedNetwork(c.Runner, cr.raw) {
+		return cr, err
+	}
+	args := downloadArgs(c.Runner)
+	shown := strings.Join(args, " ")
+	if e.r.Sandbox != nil && e.r.DownloadSandbox == nil {
+		cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded and the sandbox denies network: run %s, or set [sandbox] network = \"allow\"", shown)
+		return cr, nil
+	}
+	if e.r.Sandbox == nil {
+		cr.CouldNotRun = "it could not download its dependencies: " + networkLine(c.Runner, cr.raw)
+		return cr, nil
+	}
+	if why := e.download(ctx, c, args); why != "" {
+		cr.CouldNotRun = fmt.Sprintf("it could not download its dependencies: %s failed: %s", shown, why)
+		return cr, nil
+	}
+	retry, err := e.executeOnce(ctx, c, sel, label)
+	if err != nil {
+		return retry, err
+	}
+	retry.Downloaded, retry.FullRetry = shown, cr.FullRetry
+	if !retry.Passed && !retry.TimedOut && lackedNetwork(c.Runner, retry.raw) {
+		retry.CouldNotRun = fmt.Sprintf("it could not download its dependencies, even after %s: %s", shown, networkLine(c.Runner, retry.raw))
+	}
+	return retry, nil
+}
+
+// download runs the dependency download in dir once per run; it returns
+// "" when it worked, else the last line of its output.
+func (e *engine) download(ctx context.Context, c detect.Check, args []string) string {
+	dir := c.Dir
+	if why, done := e.downloads[dir]; done {
+		return why
+	}
+	if e.downloads == nil {
+		e.downloads = map[string]string{}
+	}
+	stop := e.progress(e.shownDir(dir) + strings.Join(args, " ") + " (downloading dependencies)")
+	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: runnerEnv(c.Runner)})
+	stop()
+	why := ""
+	switch {
+	case err != nil:
+		why = err.Error()
+	case res.TimedOut:
+		why = fmt.Sprintf("timed out after %s", e.opts.Timeout)
+	case res.ExitCode != 0:
+		why = lastLine(string(res.Output))
+	}
+	e.downloads[dir] = why
+	return why
+}
+
+// maxNetworkLine bounds the error quoted in the evidence line.
+const maxNetworkLine = 200
+
+// networkLine is the line of output that names the network error.
+func networkLine(r detect.Runner, output string) string {
+	re := goNoNetwork
+	if r == detect.Cargo {
+		re = cargoNoNetwork
+	}
+	line := lastLine(output)
+	for l := range strings.SplitSeq(output, "\n") {
+		if re.MatchString(l) {
+			line = strings.TrimSpace(l)
+			break
+		}
+	}
+	if r := []rune(line); len(r) > maxNetworkLine {
+		line = string(r[:maxNetworkLine]) + "…"
+	}
+	return line
+}
