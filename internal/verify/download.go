@@ -19,8 +19,10 @@ import (
 // (the registries reachable), and runs the check again.
 
 var (
-	// goNoNetwork is go's "Get https://proxy.golang.org/…: dial tcp: …".
-	goNoNetwork = regexp.MustCompile(`(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
+	// goNoNetwork is the go command's "module@version: Get
+	// https://proxy.golang.org/…: dial tcp: …" (a test's own failing dial
+	// names no module version).
+	goNoNetwork = regexp.MustCompile(`\S@v[^\s:]+: (?:[^"]*: )?(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
 	// cargoFetchFailed and cargoNoNetwork: cargo's "failed to get `x` as
 	// a dependency" (or "failed to download …") caused by a network error.
 	cargoFetchFailed = regexp.MustCompile(`(?m)^error: failed to (?:get|download|load source for|query replaced source|update)`)
