@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -44,33 +45,65 @@ func checkGoMod(ctx context.Context, root, rel string, runner *run.Runner) error
 	return &ManifestError{File: rel, Msg: msg}
 }
 
-// cargoWorkspaceRoot returns the Cargo workspace root above a crate root
-// (a Cargo.toml with a [workspace] table, up to the repository root), or
-// dir itself.
+// cargoWorkspaceRoot returns the root of the Cargo workspace a crate
+// belongs to, found as cargo finds it: the crate's own manifest when it has
+// a [workspace] table, the folder package.workspace names, else the nearest
+// manifest above it (up to the repository root) with a [workspace] table
+// that does not exclude it. A crate in no workspace is its own root, dir.
 func cargoWorkspaceRoot(repoRoot, dir string) string {
-	if !fileExists(filepath.Join(dir, "Cargo.toml")) {
+	manifest := filepath.Join(dir, "Cargo.toml")
+	if !fileExists(manifest) {
 		return dir
 	}
-	best := dir
-	for cur := dir; ; {
-		if isCargoWorkspace(filepath.Join(cur, "Cargo.toml")) {
-			best = cur
+	m, _ := cargoManifest(manifest)
+	if _, ok := m["workspace"]; ok {
+		return dir
+	}
+	if pkg, ok := m["package"].(map[string]any); ok {
+		if ws, ok := pkg["workspace"].(string); ok && ws != "" {
+			if root := filepath.Join(dir, filepath.FromSlash(ws)); fileExists(filepath.Join(root, "Cargo.toml")) {
+				return root
+			}
 		}
-		if cur == repoRoot || len(cur) <= len(repoRoot) {
-			break
-		}
+	}
+	for cur := dir; cur != repoRoot && len(cur) > len(repoRoot); {
 		parent := filepath.Dir(cur)
 		if parent == cur {
 			break
 		}
 		cur = parent
+		pm, ok := cargoManifest(filepath.Join(cur, "Cargo.toml"))
+		ws, isWS := pm["workspace"].(map[string]any)
+		if !ok || !isWS {
+			continue
+		}
+		if !cargoExcludes(cur, ws, dir) {
+			return cur
+		}
 	}
-	return best
+	return dir
 }
 
-func isCargoWorkspace(manifest string) bool {
-	m, ok := cargoTables(manifest)
-	return ok && m["workspace"]
+// cargoExcludes reports whether a workspace rooted at root lists dir (or a
+// folder above it) under exclude, and not under members.
+func cargoExcludes(root string, ws map[string]any, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	listed := func(key string) bool {
+		list, _ := ws[key].([]any)
+		for _, v := range list {
+			p, _ := v.(string)
+			p = strings.TrimSuffix(strings.TrimPrefix(path.Clean(filepath.ToSlash(p)), "./"), "/")
+			if p != "" && (rel == p || strings.HasPrefix(rel, p+"/")) {
+				return true
+			}
+		}
+		return false
+	}
+	return listed("exclude") && !listed("members")
 }
 
 // rootPackageWorkspace reports a Cargo.toml that is both a package and a
@@ -98,6 +131,25 @@ func cargoTables(manifest string) (map[string]bool, bool) {
 		out[k] = true
 	}
 	return out, true
+}
+
+// cargoManifest decodes a Cargo.toml; a manifest that does not parse
+// yields only the tables its text names ([workspace], [package]), empty.
+func cargoManifest(manifest string) (map[string]any, bool) {
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return nil, false
+	}
+	var m map[string]any
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		m = map[string]any{}
+		for _, table := range []string{"workspace", "package"} {
+			if bytes.Contains(data, []byte("["+table+"]")) {
+				m[table] = map[string]any{}
+			}
+		}
+	}
+	return m, true
 }
 
 // hasMakeTestTarget reports whether the folder's makefile defines a rule
