@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -149,7 +151,11 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		case !strings.HasSuffix(f, ".rs"):
 			return fullSelection(in.Check, f+" is not Rust code"), nil
 		case c.tests[f] != "":
-			onlyTests[c.name] = append(onlyTests[c.name], c.tests[f])
+			for _, t := range testTargetsUsing(in.Check.Dir, c, f) {
+				if !contains(onlyTests[c.name], t) {
+					onlyTests[c.name] = append(onlyTests[c.name], t)
+				}
+			}
 		default:
 			whole[c.name] = true
 		}
@@ -185,6 +191,35 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		extra = append(extra, "-p", n)
 	}
 	return narrowed(cargoArgs(in.Check.Args, extra), names, nil), nil
+}
+
+// testTargetsUsing returns the integration test target of file f and
+// every other test target of the crate that compiles f as a module, at any
+// depth: tests/a.rs with "mod util;" (or a #[path]/include! naming
+// util.rs) also runs what tests/util.rs, itself a target, defines.
+func testTargetsUsing(dir string, c *crate, f string) []string {
+	out := []string{c.tests[f]}
+	files := []string{f}
+	for i := 0; i < len(files); i++ {
+		used := files[i]
+		stem := strings.TrimSuffix(path.Base(used), ".rs")
+		modRE := regexp.MustCompile(`\bmod\s+(r#)?` + regexp.QuoteMeta(stem) + `\s*;`)
+		quoted := regexp.MustCompile(`"[^"\n]*\b` + regexp.QuoteMeta(path.Base(used)) + `"`)
+		for src, target := range c.tests {
+			if contains(files, src) {
+				continue
+			}
+			data, err := readHead(filepath.Join(dir, filepath.FromSlash(src)), 1<<20)
+			if err != nil {
+				continue
+			}
+			if (path.Dir(src) == path.Dir(used) && modRE.Match(data)) || quoted.Match(data) {
+				files = append(files, src)
+				out = append(out, target)
+			}
+		}
+	}
+	return out
 }
 
 // reverseDeps closes a set of crates over the workspace crates that

@@ -102,3 +102,34 @@ func TestCargoNarrowedCommandRuns(t *testing.T) {
 		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
 	}
 }
+
+// A file in tests/ is a test target of its own and can also be a module of
+// other targets (mod util; #[path = ...]); a change to it runs those too.
+func TestCargoSharedTestModule(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"Cargo.toml":         "[package]\nname = \"solo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs":         "pub fn three() -> i32 { 3 }\n",
+		"tests/util.rs":      "pub fn expected() -> i32 { 3 }\n",
+		"tests/uses_util.rs": "mod util;\n#[test]\nfn t() { assert_eq!(solo::three(), util::expected()); }\n",
+		"tests/deep.rs":      "#[path = \"helpers.rs\"]\nmod helpers;\n#[test]\nfn t() {}\n",
+		"tests/helpers.rs":   "#[allow(dead_code)]\n#[path = \"util.rs\"]\nmod util;\n",
+		"tests/myutil.rs":    "#[test]\nfn t() {}\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/t%02d.rs", i)] = "#[test]\nfn t() {}\n"
+	}
+	writeTree(t, dir, files)
+	cases := []struct {
+		changed []string
+		command string
+	}{
+		{[]string{"tests/util.rs", "tests/t05.rs"}, "cargo test -p solo --test deep --test helpers --test t05 --test util --test uses_util"},
+		{[]string{"tests/uses_util.rs"}, "cargo test -p solo --test uses_util"},
+		{[]string{"tests/myutil.rs"}, "cargo test -p solo --test myutil"},
+	}
+	for _, tc := range cases {
+		sel := mustSelect(t, Input{Check: cargoCheck(dir), Changed: tc.changed})
+		wantNarrow(t, sel, tc.command)
+	}
+}
