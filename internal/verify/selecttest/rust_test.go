@@ -124,7 +124,7 @@ func TestCargoSharedTestModule(t *testing.T) {
 		changed []string
 		command string
 	}{
-		{[]string{"tests/util.rs", "tests/t05.rs"}, "cargo test -p solo --test deep --test helpers --test t05 --test util --test uses_util"},
+		{[]string{"tests/util.rs", "tests/t05.rs"}, "cargo test -p solo --test deep --test helpers --test t05 --test uses_util --test util"},
 		{[]string{"tests/uses_util.rs"}, "cargo test -p solo --test uses_util"},
 		{[]string{"tests/myutil.rs"}, "cargo test -p solo --test myutil"},
 	}
