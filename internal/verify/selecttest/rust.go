@@ -24,9 +24,10 @@ type cargoMeta struct {
 		ID           string `json:"id"`
 		ManifestPath string `json:"manifest_path"`
 		Targets      []struct {
-			Name    string   `json:"name"`
-			Kind    []string `json:"kind"`
-			SrcPath string   `json:"src_path"`
+			Name             string   `json:"name"`
+			Kind             []string `json:"kind"`
+			SrcPath          string   `json:"src_path"`
+			RequiredFeatures []string `json:"required-features"`
 		} `json:"targets"`
 		Dependencies []struct {
 			Name string `json:"name"`
@@ -41,6 +42,7 @@ type crate struct {
 	name  string
 	dir   string
 	tests map[string]string // integration-test source → target name
+	gated map[string]bool   // integration-test sources with required-features
 	deps  []string          // workspace crates it depends on (any kind)
 }
 
@@ -79,10 +81,11 @@ func loadCrates(ctx context.Context, r *run.Runner, dir string) ([]*crate, error
 		if !members[p.ID] {
 			continue
 		}
-		c := &crate{name: p.Name, dir: rel(filepath.Dir(p.ManifestPath)), tests: map[string]string{}}
+		c := &crate{name: p.Name, dir: rel(filepath.Dir(p.ManifestPath)), tests: map[string]string{}, gated: map[string]bool{}}
 		for _, t := range p.Targets {
 			if contains(t.Kind, "test") {
 				c.tests[rel(t.SrcPath)] = t.Name
+				c.gated[rel(t.SrcPath)] = len(t.RequiredFeatures) > 0
 			}
 		}
 		byDir[c.dir] = c.name
@@ -151,7 +154,14 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		case !strings.HasSuffix(f, ".rs"):
 			return fullSelection(in.Check, f+" is not Rust code"), nil
 		case c.tests[f] != "":
-			for _, t := range testTargetsUsing(in.Check.Dir, c, f) {
+			targets, ok := testTargetsUsing(in.Check.Dir, c, f)
+			if !ok {
+				// --test NAME on a target with required-features is an
+				// error where the full suite skips it: run the crate.
+				whole[c.name] = true
+				continue
+			}
+			for _, t := range targets {
 				if !contains(onlyTests[c.name], t) {
 					onlyTests[c.name] = append(onlyTests[c.name], t)
 				}
@@ -196,8 +206,9 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 // testTargetsUsing returns the integration test target of file f and
 // every other test target of the crate that compiles f as a module, at any
 // depth: tests/a.rs with "mod util;" (or a #[path]/include! naming
-// util.rs) also runs what tests/util.rs, itself a target, defines.
-func testTargetsUsing(dir string, c *crate, f string) []string {
+// util.rs) also runs what tests/util.rs, itself a target, defines. ok is
+// false when one of them has required-features, which --test cannot run.
+func testTargetsUsing(dir string, c *crate, f string) (targets []string, ok bool) {
 	out := []string{c.tests[f]}
 	files := []string{f}
 	for i := 0; i < len(files); i++ {
@@ -219,7 +230,12 @@ func testTargetsUsing(dir string, c *crate, f string) []string {
 			}
 		}
 	}
-	return out
+	for _, src := range files {
+		if c.gated[src] {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // reverseDeps closes a set of crates over the workspace crates that

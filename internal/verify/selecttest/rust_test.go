@@ -133,3 +133,39 @@ func TestCargoSharedTestModule(t *testing.T) {
 		wantNarrow(t, sel, tc.command)
 	}
 }
+
+// cargo refuses --test NAME for a target whose required-features are off,
+// while the full suite skips it: a change to it runs its crate, and that
+// command passes.
+func TestCargoTestWithRequiredFeatures(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"Cargo.toml":                "[workspace]\nmembers = [\"feat\", \"other\"]\nresolver = \"2\"\n",
+		"feat/Cargo.toml":           "[package]\nname = \"feat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nextra = []\n\n[[test]]\nname = \"needs_extra\"\nrequired-features = [\"extra\"]\n",
+		"feat/src/lib.rs":           "pub fn one() -> i32 { 1 }\n",
+		"feat/tests/plain.rs":       "#[test]\nfn plain() { assert_eq!(feat::one(), 1); }\n",
+		"feat/tests/needs_extra.rs": "#[test]\nfn x() { assert_eq!(feat::one(), 1); }\n",
+		"other/Cargo.toml":          "[package]\nname = \"other\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"other/src/lib.rs":          "",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("other/tests/t%02d.rs", i)] = "#[test]\nfn t() {}\n"
+	}
+	writeTree(t, dir, files)
+	sel := mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/needs_extra.rs"}})
+	wantNarrow(t, sel, "cargo test -p feat")
+	sel = mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/plain.rs"}})
+	wantNarrow(t, sel, "cargo test -p feat --test plain")
+	if testing.Short() {
+		return
+	}
+	sel = mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/needs_extra.rs"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "--offline", "-q"), Dir: dir,
+		Env: []string{"CARGO_TARGET_DIR=" + t.TempDir()}, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("%s: exit %d\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
