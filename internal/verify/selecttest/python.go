@@ -91,25 +91,30 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 			targets = append(targets, f)
 		}
 	}
-	widened, uncovered := proj.matchTests(tests, targets, selected, added)
+	doctests := unittest || !proj.cfg.DoctestModules
+	candidates := tests
+	if !doctests {
+		// Each module's doctests are tests of what it imports.
+		candidates = append(proj.doctestModules(isTest), tests...)
+	}
+	widened, uncovered := proj.matchTests(candidates, targets, selected, added)
 	if uncovered != "" {
 		return fullSelection(in.Check, uncovered+" has no related tests"), nil
 	}
 	if len(selected) == 0 {
 		return fullSelection(in.Check, "no related tests for the change"), nil
 	}
-	if len(selected) == len(tests) {
+	if countTrue(selected, isTest) == len(tests) {
 		return fullSelection(in.Check, "the change reaches every test file"), nil
 	}
-	files := sortedKeys(selected)
-	if proj.cfg.DoctestModules && !unittest {
+	if !doctests {
 		for _, f := range targets {
 			if fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))) && proj.underTestPaths(f, false) {
-				files = append(files, f)
+				selected[f] = true
 			}
 		}
-		sort.Strings(files)
 	}
+	files := sortedKeys(selected)
 	var notes []string
 	for _, t := range sortedKeys(selectedOnly(widened)) {
 		notes = append(notes, t+": it "+widened[t])
@@ -118,6 +123,38 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 		return unittestSelection(in.Check, files, notes)
 	}
 	return narrowed(pytestArgs(in.Check, files), files, notes), nil
+}
+
+// doctestModules lists the modules pytest's --doctest-modules collects
+// doctests from (under testpaths, not test files, conftest.py, setup.py or
+// __main__.py) that hold a doctest prompt.
+func (p *pyProject) doctestModules(isTest map[string]bool) []string {
+	var out []string
+	for _, f := range p.sortedFiles("") {
+		switch path.Base(f) {
+		case "conftest.py", "setup.py", "__main__.py":
+			continue
+		}
+		if isTest[f] || !p.underTestPaths(f, false) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(f)))
+		if err == nil && strings.Contains(string(data), ">>>") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// countTrue counts the keys of m that set holds.
+func countTrue(m, set map[string]bool) int {
+	n := 0
+	for k := range m {
+		if set[k] {
+			n++
+		}
+	}
+	return n
 }
 
 // matchTests adds to selected the tests that reach each target file. It

@@ -224,3 +224,44 @@ func TestPythonAttrSelection(t *testing.T) {
 		}
 	}
 }
+
+// With --doctest-modules every module's doctests are tests too, and they
+// exercise what the module imports: changing lib/core.py must also run the
+// doctests of lib/recipes.py, which calls into it, or a fault only those
+// doctests catch passes the narrowed run (toolz's countby doctest, caught
+// by the full suite, was missed this way).
+func TestPythonDoctestModulesSelectImporters(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"setup.cfg":        "[tool:pytest]\naddopts = --doctest-modules\ntestpaths = lib tests\n",
+		"lib/__init__.py":  "",
+		"lib/core.py":      "def freq(xs):\n    d = {}\n    for x in xs:\n        d[x] = d.get(x, 0) + 1\n    return d\n",
+		"lib/recipes.py":   "from .core import freq\n\n\ndef count(xs):\n    \"\"\"\n    >>> count('aab')\n    {'a': 2, 'b': 1}\n    \"\"\"\n    return freq(xs)\n",
+		"lib/plain.py":     "from .core import freq\n\n\ndef nodoc(xs):\n    return freq(xs)\n",
+		"lib/other.py":     "def other():\n    \"\"\"\n    >>> other()\n    1\n    \"\"\"\n    return 1\n",
+		"tests/test_core.py": "from lib.core import freq\n\n\ndef test_freq():\n    assert freq('aab') == {'a': 2, 'b': 1}\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/core.py"}})
+	wantNarrow(t, sel, sysPython+" -m pytest lib/core.py lib/recipes.py tests/test_core.py")
+	// A module whose only doctests are its own still narrows to them.
+	sel = mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/other.py"}})
+	wantNarrow(t, sel, sysPython+" -m pytest lib/other.py")
+	if _, err := os.Stat(sysPython); err != nil {
+		return
+	}
+	// A fault only the importer's doctest sees fails the narrowed run.
+	writeTree(t, dir, map[string]string{"lib/core.py": "def freq(xs):\n    d = {}\n    for x in xs:\n        d[x] = d.get(x, 0) + 1\n" +
+		"    return dict(sorted(d.items(), reverse=True))\n"})
+	sel = mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/core.py"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "-q", "-p", "no:cacheprovider"), Dir: dir, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || !strings.Contains(string(res.Output), "lib.recipes.count") {
+		t.Fatalf("%s: exit %d, want the recipes doctest to fail\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
