@@ -233,12 +233,12 @@ func TestPythonAttrSelection(t *testing.T) {
 func TestPythonDoctestModulesSelectImporters(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"setup.cfg":        "[tool:pytest]\naddopts = --doctest-modules\ntestpaths = lib tests\n",
-		"lib/__init__.py":  "",
-		"lib/core.py":      "def freq(xs):\n    d = {}\n    for x in xs:\n        d[x] = d.get(x, 0) + 1\n    return d\n",
-		"lib/recipes.py":   "from .core import freq\n\n\ndef count(xs):\n    \"\"\"\n    >>> count('aab')\n    {'a': 2, 'b': 1}\n    \"\"\"\n    return freq(xs)\n",
-		"lib/plain.py":     "from .core import freq\n\n\ndef nodoc(xs):\n    return freq(xs)\n",
-		"lib/other.py":     "def other():\n    \"\"\"\n    >>> other()\n    1\n    \"\"\"\n    return 1\n",
+		"setup.cfg":          "[tool:pytest]\naddopts = --doctest-modules\ntestpaths = lib tests\n",
+		"lib/__init__.py":    "",
+		"lib/core.py":        "def freq(xs):\n    d = {}\n    for x in xs:\n        d[x] = d.get(x, 0) + 1\n    return d\n",
+		"lib/recipes.py":     "from .core import freq\n\n\ndef count(xs):\n    \"\"\"\n    >>> count('aab')\n    {'a': 2, 'b': 1}\n    \"\"\"\n    return freq(xs)\n",
+		"lib/plain.py":       "from .core import freq\n\n\ndef nodoc(xs):\n    return freq(xs)\n",
+		"lib/other.py":       "def other():\n    \"\"\"\n    >>> other()\n    1\n    \"\"\"\n    return 1\n",
 		"tests/test_core.py": "from lib.core import freq\n\n\ndef test_freq():\n    assert freq('aab') == {'a': 2, 'b': 1}\n",
 	}
 	for i := 0; i < 20; i++ {
