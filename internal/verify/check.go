@@ -83,7 +83,10 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 			in.Added = append(in.Added, rel)
 		}
 	}
-	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 {
+	if in.Changed == nil && c.FullReason != "" && !in.ForceFull {
+		in.ForceFull, in.ForceFullReason = true, c.FullReason
+	}
+	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 && !in.ForceFull {
 		// The project was picked although nothing under it changed (a
 		// file with no manifest above it): its tests cannot be narrowed.
 		in.ForceFull, in.ForceFullReason = true, "the changed files are outside any project"

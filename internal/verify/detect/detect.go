@@ -5,9 +5,11 @@ package detect
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,11 @@ type Check struct {
 	Runner Runner
 	// Narrowable is true for test commands selection may narrow.
 	Narrowable bool
+	// FullReason is set on the checks of a project that runs although
+	// none of its files changed, because it builds against a project
+	// that did (a Go module using another through go.work or a local
+	// replace); it says so, and the check runs in full.
+	FullReason string
 }
 
 // Project is a project root with its checks, in run order (cheapest first).
@@ -78,7 +85,7 @@ var makefiles = []string{"GNUmakefile", "makefile", "Makefile"}
 
 // isManifestDir reports whether dir holds a file that makes it a project root.
 func isManifestDir(dir string) bool {
-	for _, name := range append([]string{"go.mod", "Cargo.toml", "package.json"}, append(pythonMarkers, makefiles...)...) {
+	for _, name := range append([]string{"go.mod", "go.work", "Cargo.toml", "package.json"}, append(pythonMarkers, makefiles...)...) {
 		if fileExists(filepath.Join(dir, name)) {
 			return true
 		}
@@ -105,6 +112,16 @@ func Roots(repoRoot string, changed []string) []string {
 	}
 	for _, rel := range changed {
 		dir := path.Dir(filepath.ToSlash(rel))
+		if base := path.Base(rel); base == "go.work" || base == "go.work.sum" {
+			// The workspace changed: every module it uses builds anew.
+			// (A workspace folder without a go.mod of its own is the
+			// project of its modules already.)
+			if wd := filepath.Join(repoRoot, filepath.FromSlash(dir)); fileExists(filepath.Join(wd, "go.mod")) {
+				for _, m := range workspaceModules(repoRoot, wd) {
+					add(m)
+				}
+			}
+		}
 		found := ""
 		for {
 			abs := filepath.Join(repoRoot, filepath.FromSlash(dir))
@@ -141,7 +158,25 @@ func ProjectsContext(ctx context.Context, repoRoot string, changed []string, run
 	}
 	var out []Project
 	seen := map[string]bool{}
-	for _, root := range Roots(repoRoot, changed) {
+	roots := Roots(repoRoot, changed)
+	dependents := goDependents(repoRoot, roots)
+	for _, dir := range slices.Sorted(maps.Keys(dependents)) {
+		if slices.Contains(roots, dir) {
+			continue
+		}
+		seen[dir] = true
+		p, err := detectRoot(ctx, repoRoot, dir, runner)
+		if err != nil {
+			return nil, err
+		}
+		for i := range p.Checks {
+			p.Checks[i].FullReason = dependents[dir]
+		}
+		if len(p.Checks) > 0 {
+			out = append(out, p)
+		}
+	}
+	for _, root := range roots {
 		// A manifest without checks (a workspace package with no test
 		// script) defers to the next project above it.
 		for root != "" && !seen[root] {
@@ -191,9 +226,17 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) 
 		if err := checkGoMod(ctx, root, rel("go.mod"), runner); err != nil {
 			return p, err
 		}
-		p.Checks = append(p.Checks,
-			Check{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: root, Runner: GoVet},
-			Check{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: root, Runner: Go, Narrowable: true})
+		p.Checks = append(p.Checks, goChecks(root)...)
+	}
+	if !fileExists(filepath.Join(root, "go.mod")) {
+		// A Go workspace's folder: the modules it uses are the project.
+		for _, dir := range workspaceModules(repoRoot, root) {
+			r, _ := filepath.Rel(repoRoot, filepath.Join(dir, "go.mod"))
+			if err := checkGoMod(ctx, dir, filepath.ToSlash(r), runner); err != nil {
+				return p, err
+			}
+			p.Checks = append(p.Checks, goChecks(dir)...)
+		}
 	}
 	if fileExists(filepath.Join(root, "Cargo.toml")) {
 		c := Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true}
@@ -221,6 +264,14 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) 
 		}
 	}
 	return p, nil
+}
+
+// goChecks are a Go module's checks.
+func goChecks(dir string) []Check {
+	return []Check{
+		{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: dir, Runner: GoVet},
+		{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: dir, Runner: Go, Narrowable: true},
+	}
 }
 
 func fileExists(p string) bool {

@@ -1,0 +1,55 @@
+package detect
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reasons lists each check's folder, command and FullReason.
+func reasons(ps []Project) string {
+	var out []string
+	for _, p := range ps {
+		for _, c := range p.Checks {
+			if c.Runner == Go {
+				out = append(out, filepath.Base(c.Dir)+": "+c.FullReason)
+			}
+		}
+	}
+	return strings.Join(out, "|")
+}
+
+func TestGoWorkspaceModules(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "go.work", "go 1.22\n\nuse (\n\t./a\n\t./b\n\t./c\n\t./d\n)\n")
+	write(t, root, "a/go.mod", "module example.com/a\n\ngo 1.22\n")
+	write(t, root, "a/a.go", "package a\n")
+	write(t, root, "b/go.mod", "module example.com/b\n\ngo 1.22\n\nrequire example.com/a v0.0.0\n")
+	write(t, root, "c/go.mod", "module example.com/c\n\ngo 1.22\n\nrequire example.com/b v0.0.0\n")
+	write(t, root, "d/go.mod", "module example.com/d\n\ngo 1.22\n")
+	// e is outside the workspace but replaces a with its folder.
+	write(t, root, "tools/e/go.mod", "module example.com/e\n\ngo 1.22\n\nrequire example.com/a v0.0.0\n\nreplace example.com/a => ../../a\n")
+	// f replaces a with a published version: it builds against that, not the folder.
+	write(t, root, "f/go.mod", "module example.com/f\n\ngo 1.22\n\nrequire example.com/a v0.0.0\n\nreplace example.com/a => example.com/a v0.1.0\n")
+
+	for _, tc := range []struct {
+		changed []string
+		want    string
+	}{
+		{[]string{"a/a.go"}, "a: |b: it builds against example.com/a from a/ (go.work), which changed|" +
+			"c: it builds against example.com/b from b/ (go.work), which builds against a changed module|" +
+			"e: it builds against example.com/a from a/ (a replace in its go.mod), which changed"},
+		{[]string{"d/d.go"}, "d: "},
+		// Nothing changed: the workspace's modules are the project.
+		{nil, "a: |b: |c: |d: "},
+		{[]string{"go.work"}, "a: |b: |c: |d: "},
+	} {
+		ps, err := Projects(root, tc.changed, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := reasons(ps); got != tc.want {
+			t.Errorf("%v:\n got %s\nwant %s", tc.changed, got, tc.want)
+		}
+	}
+}
