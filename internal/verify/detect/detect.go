@@ -158,38 +158,40 @@ func ProjectsContext(ctx context.Context, repoRoot string, changed []string, run
 	}
 	var out []Project
 	seen := map[string]bool{}
-	roots := Roots(repoRoot, changed)
-	dependents := goDependents(repoRoot, roots)
-	for _, dir := range slices.Sorted(maps.Keys(dependents)) {
-		if slices.Contains(roots, dir) {
-			continue
-		}
-		seen[dir] = true
-		p, err := detectRoot(ctx, repoRoot, dir, runner)
-		if err != nil {
-			return nil, err
-		}
-		for i := range p.Checks {
-			p.Checks[i].FullReason = dependents[dir]
-		}
-		if len(p.Checks) > 0 {
-			out = append(out, p)
-		}
-	}
-	for _, root := range roots {
-		// A manifest without checks (a workspace package with no test
-		// script) defers to the next project above it.
-		for root != "" && !seen[root] {
+	// add detects the project at root; a manifest without checks (a
+	// workspace package with no test script) defers to the next project
+	// above it.
+	add := func(root, fullReason string) error {
+		for first := true; root != "" && !seen[root]; first = false {
 			seen[root] = true
-			p, err := detectRoot(ctx, repoRoot, root, runner)
+			p, err := detectRoot(ctx, repoRoot, root, runner, first)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if len(p.Checks) > 0 {
+				for i := range p.Checks {
+					p.Checks[i].FullReason = fullReason
+				}
 				out = append(out, p)
-				break
+				return nil
 			}
 			root = parentProject(repoRoot, root)
+		}
+		return nil
+	}
+	roots := Roots(repoRoot, changed)
+	for _, root := range roots {
+		if err := add(root, ""); err != nil {
+			return nil, err
+		}
+	}
+	// Projects that build against a changed one from source.
+	dependents := map[string]string{}
+	maps.Copy(dependents, goDependents(repoRoot, roots))
+	maps.Copy(dependents, nodeDependents(repoRoot, roots))
+	for _, dir := range slices.Sorted(maps.Keys(dependents)) {
+		if err := add(dir, dependents[dir]); err != nil {
+			return nil, err
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
@@ -212,8 +214,12 @@ func parentProject(repoRoot, root string) string {
 	return ""
 }
 
-// detectRoot finds the checks of one project root, in run order.
-func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) (Project, error) {
+// detectRoot finds the checks of one project root, in run order. A
+// workspace root (go.work without go.mod, a package.json with workspaces
+// and no test script) found for a change of its own (members, when the
+// root was reached by deferring from a member without checks) stands for
+// its members' checks.
+func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, members bool) (Project, error) {
 	p := Project{Root: root}
 	rel := func(name string) string {
 		r, err := filepath.Rel(repoRoot, filepath.Join(root, name))
@@ -228,7 +234,7 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) 
 		}
 		p.Checks = append(p.Checks, goChecks(root)...)
 	}
-	if !fileExists(filepath.Join(root, "go.mod")) {
+	if members && !fileExists(filepath.Join(root, "go.mod")) {
 		// A Go workspace's folder: the modules it uses are the project.
 		for _, dir := range workspaceModules(repoRoot, root) {
 			r, _ := filepath.Rel(repoRoot, filepath.Join(dir, "go.mod"))
@@ -253,6 +259,18 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner) 
 		}
 		if ok {
 			p.Checks = append(p.Checks, c)
+		} else if members {
+			// A workspace root with no tests of its own: its packages'.
+			for _, pkg := range workspacePackages(root) {
+				r, _ := filepath.Rel(repoRoot, filepath.Join(pkg.dir, "package.json"))
+				c, ok, err := nodeCheck(pkg.dir, filepath.ToSlash(r))
+				if err != nil {
+					return p, err
+				}
+				if ok {
+					p.Checks = append(p.Checks, c)
+				}
+			}
 		}
 	}
 	if isPythonProject(root, root == repoRoot) {

@@ -1,0 +1,56 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNodeWorkspaceDependents(t *testing.T) {
+	for _, tc := range []struct{ name, manifest, file string }{
+		{"npm", `{"name":"root","workspaces":["packages/*","!packages/skip"]}`, "package.json"},
+		{"yarn", `{"name":"root","workspaces":{"packages":["packages/*","!packages/skip"]}}`, "package.json"},
+		{"pnpm", "packages:\n  - 'packages/*'\n  - \"!packages/skip\" # not this one\nonlyBuiltDependencies: []\n", "pnpm-workspace.yaml"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			write(t, root, tc.file, tc.manifest)
+			if tc.file != "package.json" {
+				write(t, root, "package.json", `{"name":"root"}`)
+			}
+			test := `"scripts":{"test":"node --test"}`
+			write(t, root, "packages/a/package.json", `{"name":"@ws/a",`+test+`}`)
+			write(t, root, "packages/a/index.js", "")
+			write(t, root, "packages/b/package.json", `{"name":"@ws/b","dependencies":{"@ws/a":"workspace:*"},`+test+`}`)
+			write(t, root, "packages/c/package.json", `{"name":"@ws/c","devDependencies":{"@ws/b":"1.0.0"},`+test+`}`)
+			write(t, root, "packages/d/package.json", `{"name":"@ws/d",`+test+`}`)
+			write(t, root, "packages/skip/package.json", `{"name":"@ws/skip","dependencies":{"@ws/a":"1"},`+test+`}`)
+			write(t, root, "packages/a/node_modules/x/package.json", `{"name":"x","dependencies":{"@ws/a":"1"}}`)
+
+			ps, err := Projects(root, []string{"packages/a/index.js"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range ps {
+				for _, c := range p.Checks {
+					got = append(got, c.Dir[len(root)+1:]+": "+c.FullReason)
+				}
+			}
+			want := "packages/a: |" +
+				"packages/b: it depends on @ws/a from packages/a/ (workspace), which changed|" +
+				"packages/c: it depends on @ws/b from packages/b/ (workspace), which depends on a changed package"
+			if g := strings.Join(got, "|"); g != want {
+				t.Errorf("got  %s\nwant %s", g, want)
+			}
+
+			// Nothing changed: the root has no tests, its packages do.
+			ps, err = Projects(root, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(ps); n != 1 || len(ps[0].Checks) != 4 {
+				t.Errorf("no change: %d projects, %v", n, commands(ps))
+			}
+		})
+	}
+}
