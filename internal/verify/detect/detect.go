@@ -189,6 +189,7 @@ func ProjectsContext(ctx context.Context, repoRoot string, changed []string, run
 	dependents := map[string]string{}
 	maps.Copy(dependents, goDependents(repoRoot, roots))
 	maps.Copy(dependents, nodeDependents(repoRoot, roots))
+	maps.Copy(dependents, cargoDependents(repoRoot, roots, changed))
 	for _, dir := range slices.Sorted(maps.Keys(dependents)) {
 		if err := add(dir, dependents[dir]); err != nil {
 			return nil, err

@@ -1,0 +1,142 @@
+package detect
+
+import (
+	"fmt"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+)
+
+// Crates of one repository can depend on each other by path outside a
+// shared workspace (two workspaces, or standalone crates): a change in
+// one then reaches the tests of the others, whose project runs too.
+// Inside one workspace, selection follows the reverse dependencies.
+
+// cargoCrate is a package manifest of the repository.
+type cargoCrate struct {
+	dir, name string
+	// paths are the folders of its path dependencies.
+	paths []string
+}
+
+// cargoCrates reads every Cargo.toml with a [package] under repoRoot.
+func cargoCrates(repoRoot string) []cargoCrate {
+	var crates []cargoCrate
+	filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != repoRoot && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.Name() != "Cargo.toml" {
+			return nil
+		}
+		m, ok := cargoManifest(p)
+		pkg, isPkg := m["package"].(map[string]any)
+		if !ok || !isPkg {
+			return nil
+		}
+		c := cargoCrate{dir: filepath.Dir(p)}
+		c.name, _ = pkg["name"].(string)
+		c.paths = cargoPathDeps(c.dir, m)
+		crates = append(crates, c)
+		return nil
+	})
+	return crates
+}
+
+// cargoPathDeps lists the folders of a manifest's path dependencies:
+// [dependencies], [dev-dependencies], [build-dependencies] and their
+// [target.'cfg(…)'.…] forms.
+func cargoPathDeps(dir string, m map[string]any) []string {
+	var out []string
+	tables := []map[string]any{m}
+	if targets, ok := m["target"].(map[string]any); ok {
+		for _, t := range targets {
+			if tm, ok := t.(map[string]any); ok {
+				tables = append(tables, tm)
+			}
+		}
+	}
+	for _, t := range tables {
+		for _, key := range []string{"dependencies", "dev-dependencies", "build-dependencies"} {
+			deps, _ := t[key].(map[string]any)
+			for _, d := range deps {
+				spec, _ := d.(map[string]any)
+				if p, ok := spec["path"].(string); ok && p != "" {
+					out = append(out, absFrom(dir, p))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cargoDependents finds the crates, outside the projects in roots, that
+// depend by path on a crate holding a changed file, directly or through
+// another such crate; it maps each one's project root (its workspace
+// root) to the reason.
+func cargoDependents(repoRoot string, roots, changed []string) map[string]string {
+	anyCargo := false
+	for _, r := range roots {
+		anyCargo = anyCargo || fileExists(filepath.Join(r, "Cargo.toml"))
+	}
+	if !anyCargo {
+		return nil
+	}
+	crates := cargoCrates(repoRoot)
+	if len(crates) < 2 {
+		return nil
+	}
+	// reached[dir] is why a crate is affected: "" changed itself.
+	reached := map[string]*string{}
+	for i := range crates {
+		for _, f := range changed {
+			if inside(crates[i].dir, filepath.Join(repoRoot, filepath.FromSlash(f))) {
+				reached[crates[i].dir] = new(string)
+				break
+			}
+		}
+	}
+	byDir := map[string]*cargoCrate{}
+	for i := range crates {
+		byDir[crates[i].dir] = &crates[i]
+	}
+	for grew := true; grew; {
+		grew = false
+		for i := range crates {
+			x := &crates[i]
+			if reached[x.dir] != nil {
+				continue
+			}
+			for _, p := range x.paths {
+				y := byDir[p]
+				if y == nil || reached[p] == nil {
+					continue
+				}
+				how := "which changed"
+				if *reached[p] != "" {
+					how = "which depends on a changed crate"
+				}
+				why := fmt.Sprintf("it depends on crate %s from %s (path dependency), %s", y.name, relDir(repoRoot, y.dir), how)
+				reached[x.dir], grew = &why, true
+				break
+			}
+		}
+	}
+	out := map[string]string{}
+	for _, dir := range slices.Sorted(maps.Keys(reached)) {
+		why := *reached[dir]
+		root := cargoWorkspaceRoot(repoRoot, dir)
+		if why == "" || slices.Contains(roots, root) || out[root] != "" {
+			continue
+		}
+		out[root] = why
+	}
+	return out
+}
