@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -347,14 +346,14 @@ func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
 	if !e.cs.Unknown {
 		changed = e.cs.Changed
 	}
+	var projects []detect.Project
+	var err error
 	if len(changed) == 0 {
-		// Nothing changed: check the project the user stands in (the
-		// nearest manifest at or above Root), found like a changed file's.
-		if rel, err := filepath.Rel(e.cs.Root, e.opts.Root); err == nil && !strings.HasPrefix(rel, "..") {
-			changed = []string{path.Join(filepath.ToSlash(rel), "_")}
-		}
+		// Nothing changed: check the project the user stands in.
+		projects, err = detect.ProjectsAt(ctx, e.cs.Root, e.opts.Root, e.r)
+	} else {
+		projects, err = detect.ProjectsContext(ctx, e.cs.Root, changed, e.r)
 	}
-	projects, err := detect.ProjectsContext(ctx, e.cs.Root, changed, e.r)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ package detect
 
 import (
 	"context"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -153,6 +154,28 @@ func Projects(repoRoot string, changed []string, runner *run.Runner) ([]Project,
 
 // ProjectsContext is Projects with a context for the probes it runs.
 func ProjectsContext(ctx context.Context, repoRoot string, changed []string, runner *run.Runner) ([]Project, error) {
+	return projects(ctx, repoRoot, changed, runner, true)
+}
+
+// ProjectsAt detects the project a user standing in dir (inside
+// repoRoot) means when nothing changed: the nearest one at or above dir,
+// else, for a folder of projects, each project below it (SubProjects).
+func ProjectsAt(ctx context.Context, repoRoot, dir string, runner *run.Runner) ([]Project, error) {
+	rel, err := filepath.Rel(repoRoot, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		rel = "."
+	}
+	// A file in dir is found like a changed file's project.
+	ps, err := projects(ctx, repoRoot, []string{path.Join(filepath.ToSlash(rel), "_")}, runner, false)
+	if err != nil || len(ps) > 0 {
+		return ps, err
+	}
+	return SubProjects(ctx, repoRoot, filepath.Join(repoRoot, rel), runner)
+}
+
+// projects detects the projects of changed and, with dependents, of the
+// projects that build against them from source.
+func projects(ctx context.Context, repoRoot string, changed []string, runner *run.Runner, dependents bool) ([]Project, error) {
 	if runner == nil {
 		runner = &run.Runner{}
 	}
@@ -185,18 +208,59 @@ func ProjectsContext(ctx context.Context, repoRoot string, changed []string, run
 			return nil, err
 		}
 	}
-	// Projects that build against a changed one from source.
-	dependents := map[string]string{}
-	maps.Copy(dependents, goDependents(repoRoot, roots))
-	maps.Copy(dependents, nodeDependents(repoRoot, roots))
-	maps.Copy(dependents, cargoDependents(repoRoot, roots, changed))
-	for _, dir := range slices.Sorted(maps.Keys(dependents)) {
-		if err := add(dir, dependents[dir]); err != nil {
-			return nil, err
+	if dependents {
+		// Projects that build against a changed one from source.
+		why := map[string]string{}
+		maps.Copy(why, goDependents(repoRoot, roots))
+		maps.Copy(why, nodeDependents(repoRoot, roots))
+		maps.Copy(why, cargoDependents(repoRoot, roots, changed))
+		for _, dir := range slices.Sorted(maps.Keys(why)) {
+			if err := add(dir, why[dir]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
 	return out, nil
+}
+
+// subProjectDepth bounds how deep SubProjects looks below its folder.
+const subProjectDepth = 4
+
+// SubProjects detects the projects below dir (inside repoRoot), for a
+// folder with no project of its own: the topmost folders with checks, up
+// to subProjectDepth levels down, skipping hidden, vendored and build
+// folders. Their checks run in full.
+func SubProjects(ctx context.Context, repoRoot, dir string, runner *run.Runner) ([]Project, error) {
+	if runner == nil {
+		runner = &run.Runner{}
+	}
+	var out []Project
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if p != dir && skipDir(d.Name()) {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if depth := strings.Count(filepath.ToSlash(rel), "/") + 1; p != dir && depth > subProjectDepth {
+			return filepath.SkipDir
+		}
+		if p == dir || !isManifestDir(p) {
+			return nil
+		}
+		proj, err := detectRoot(ctx, repoRoot, cargoWorkspaceRoot(repoRoot, p), runner, true)
+		if err != nil {
+			return err
+		}
+		if len(proj.Checks) == 0 {
+			return nil
+		}
+		out = append(out, proj)
+		return filepath.SkipDir
+	})
+	return out, err
 }
 
 // parentProject is the nearest manifest folder strictly above root, up to

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +52,32 @@ func TestGoWorkspaceModules(t *testing.T) {
 		if got := reasons(ps); got != tc.want {
 			t.Errorf("%v:\n got %s\nwant %s", tc.changed, got, tc.want)
 		}
+	}
+}
+
+func TestProjectsAtFolderOfProjects(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "README.md", "")
+	write(t, root, "services/api/go.mod", "module example.com/api\n\ngo 1.22\n")
+	write(t, root, "services/api/web/package.json", `{"scripts":{"test":"vitest run"}}`)
+	write(t, root, "web/package.json", `{"scripts":{"test":"node --test"}}`)
+	write(t, root, "docs/package.json", `{"name":"docs"}`)
+	write(t, root, "node_modules/x/package.json", `{"scripts":{"test":"jest"}}`)
+	write(t, root, "a/b/c/d/e/go.mod", "module example.com/deep\n\ngo 1.22\n")
+	ps, err := ProjectsAt(context.Background(), root, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "api: go vet ./... [go-vet]|api: go test ./... [go]|web: npm test [node-test]"
+	if got := strings.Join(commands(ps), "|"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Standing in a project, only that one.
+	ps, err = ProjectsAt(context.Background(), root, filepath.Join(root, "web"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(commands(ps), "|"); got != "web: npm test [node-test]" {
+		t.Errorf("in web/: got %s", got)
 	}
 }
