@@ -35,7 +35,15 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
 	}
 	var files []string
+	seen := map[string]bool{}
 	for _, f := range cleanChanged(in.Changed) {
+		if t, ok := snapshotTest(in.Check.Dir, f); ok {
+			f = t
+		}
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
 		switch {
 		case !jsExts[path.Ext(f)]:
 			return fullSelection(in.Check, f+" is not JavaScript or TypeScript code"), nil
@@ -73,6 +81,21 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 		return fullSelection(in.Check, reason), nil
 	}
 	return narrowed(out, files, nil), nil
+}
+
+// snapshotTest maps a jest or vitest snapshot, __snapshots__/x.test.ts.snap,
+// to the test file that owns it, x.test.ts beside the folder, when that
+// file exists: the snapshot is that test's expected output and nothing
+// else reads it. An orphaned snapshot maps to nothing.
+func snapshotTest(dir, f string) (string, bool) {
+	if path.Ext(f) != ".snap" || path.Base(path.Dir(f)) != "__snapshots__" {
+		return "", false
+	}
+	t := path.Join(path.Dir(path.Dir(f)), strings.TrimSuffix(path.Base(f), ".snap"))
+	if !jsTestName.MatchString(t) && !strings.Contains("/"+t, "/__tests__/") || !fileExists(filepath.Join(dir, filepath.FromSlash(t))) {
+		return "", false
+	}
+	return t, true
 }
 
 // runnerAt returns the index of the runner's word in a direct invocation

@@ -99,3 +99,24 @@ func TestNodeFullRules(t *testing.T) {
 	check = detect.Check{Command: "npx jest --ci", Dir: dir, Runner: detect.Jest, Narrowable: true}
 	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/a.js"}}), "npx jest --ci --findRelatedTests src/a.js")
 }
+
+// A snapshot is its test's expected output: changing it runs that test,
+// not the full suite; a snapshot with no test file beside it still does.
+func TestNodeSnapshotRunsItsTest(t *testing.T) {
+	dir := nodeProject(t, "jest")
+	writeTree(t, dir, map[string]string{
+		"src/__snapshots__/t03.test.js.snap":  "exports[`x 1`] = `1`;\n",
+		"src/__snapshots__/gone.test.js.snap": "exports[`y 1`] = `2`;\n",
+	})
+	check := detect.Check{Command: "npx jest", Args: []string{"npx", "jest"}, Dir: dir, Runner: detect.Jest, Narrowable: true}
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/__snapshots__/t03.test.js.snap"}}),
+		"npx jest --findRelatedTests src/t03.test.js")
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/__snapshots__/t03.test.js.snap", "src/a.js", "src/t03.test.js"}}),
+		"npx jest --findRelatedTests src/t03.test.js src/a.js")
+	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"src/__snapshots__/gone.test.js.snap"}}),
+		"src/__snapshots__/gone.test.js.snap is not JavaScript or TypeScript code")
+	vcheck := detect.Check{Command: "npm test", Args: []string{"npm", "test"}, Dir: nodeProject(t, "vitest run"), Runner: detect.Vitest, Narrowable: true}
+	writeTree(t, vcheck.Dir, map[string]string{"src/__snapshots__/t04.test.js.snap": "x\n"})
+	wantNarrow(t, mustSelect(t, Input{Check: vcheck, Changed: []string{"src/__snapshots__/t04.test.js.snap"}}),
+		"npx vitest related --run src/t04.test.js")
+}
