@@ -60,6 +60,10 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 				return fullSelection(in.Check, f+" was deleted and "+by+" still names it"), nil
 			}
 			continue
+		case path.Ext(f) == ".json" && jsNamedBy(in.Check.Dir, f) == "":
+			// Data no module imports is read at run time (fs, a glob of
+			// fixtures); the runner's module graph cannot see who reads it.
+			return fullSelection(in.Check, f+" is imported by no module, so the tests that read it are unknown"), nil
 		}
 		files = append(files, f)
 	}

@@ -120,3 +120,21 @@ func TestNodeSnapshotRunsItsTest(t *testing.T) {
 	wantNarrow(t, mustSelect(t, Input{Check: vcheck, Changed: []string{"src/__snapshots__/t04.test.js.snap"}}),
 		"npx vitest related --run src/t04.test.js")
 }
+
+// A JSON file the tests read with fs is invisible to the runner's module
+// graph: with another change beside it, a related run would skip the test
+// that reads it. An imported JSON file is related as usual.
+func TestNodeUnimportedJSONRunsFullSuite(t *testing.T) {
+	dir := nodeProject(t, "jest")
+	writeTree(t, dir, map[string]string{
+		"test/fixtures/answer.json": `{"answer": 42}`,
+		"test/fixture.test.js":      "const fs = require('fs')\ntest('x', () => JSON.parse(fs.readFileSync(__dirname + '/fixtures/answer.json')))\n",
+		"src/config.json":           `{}`,
+		"src/c.js":                  "module.exports = require('./config.json')\n",
+	})
+	check := detect.Check{Command: "npx jest", Args: []string{"npx", "jest"}, Dir: dir, Runner: detect.Jest, Narrowable: true}
+	wantFull(t, mustSelect(t, Input{Check: check, Changed: []string{"src/a.js", "test/fixtures/answer.json"}}),
+		"test/fixtures/answer.json is imported by no module, so the tests that read it are unknown")
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"src/a.js", "src/config.json"}}),
+		"npx jest --findRelatedTests src/a.js src/config.json")
+}
