@@ -35,12 +35,14 @@ type pyProject struct {
 	// Resolutions are pure functions of the indexed files, asked for again
 	// and again (every test reaches the same modules): memos keep a large
 	// project's selection to one resolution of each.
-	modules  map[string]moduleWalk
-	absolute map[string]moduleWalk // resolveAbs, by base folder and name
-	bases    map[string]string     // baseDir, by folder
-	exports  map[string]exportResult
-	exported map[string]moduleWalk // exportedModule from a fresh start
-	cycleCut int                   // how many lookups a cycle cut short; their answers depend on the path
+	modules   map[string]moduleWalk
+	absolute  map[string]moduleWalk // resolveAbs, by base folder and name
+	bases     map[string]string     // baseDir, by folder
+	exports   map[string]exportResult
+	exported  map[string]moduleWalk // exportedModule from a fresh start
+	cycleCut  int                   // how many lookups a cycle cut short; their answers depend on the path
+	effects   map[string][]pyEdge   // effectEdges, by file
+	effectful map[string]bool       // hasEffects, by file
 }
 
 type moduleWalk struct {
@@ -60,7 +62,8 @@ func loadPyProject(dir string, cfg pytestConfig, extra []string) *pyProject {
 	p := &pyProject{dir: dir, cfg: cfg, files: map[string]bool{}, dirs: map[string]bool{},
 		src: map[string]*pyFile{}, edges: map[string][]pyEdge{}, exporting: map[string]bool{},
 		modules: map[string]moduleWalk{}, absolute: map[string]moduleWalk{}, bases: map[string]string{},
-		exports: map[string]exportResult{}, exported: map[string]moduleWalk{}}
+		exports: map[string]exportResult{}, exported: map[string]moduleWalk{},
+		effects: map[string][]pyEdge{}, effectful: map[string]bool{}}
 	walkFiles(dir, func(rel string) bool {
 		return keepSourceDir(rel) && !fileExists(filepath.Join(dir, filepath.FromSlash(rel), "pyvenv.cfg"))
 	}, func(rel string) bool {
@@ -679,6 +682,7 @@ func (p *pyProject) walk(start []pyEdge, withHidden bool, visit func(file, why s
 	}
 	deep := map[string]bool{}
 	seen := map[string]bool{}
+	effected := map[string]bool{}
 	queue := make([]item, 0, len(start))
 	for _, e := range start {
 		queue = append(queue, item{e, e.Hidden})
@@ -690,7 +694,18 @@ func (p *pyProject) walk(start []pyEdge, withHidden bool, visit func(file, why s
 			seen[it.e.To] = true
 			visit(it.e.To, it.why)
 		}
-		if !it.e.Deep || deep[it.e.To] {
+		if !it.e.Deep {
+			// A package __init__ passed through counts for its own lines,
+			// and for the modules it runs that change others' state.
+			if !effected[it.e.To] {
+				effected[it.e.To] = true
+				for _, e := range p.effectEdges(it.e.To) {
+					queue = append(queue, item{e, it.why})
+				}
+			}
+			continue
+		}
+		if deep[it.e.To] {
 			continue
 		}
 		deep[it.e.To] = true
@@ -705,4 +720,109 @@ func (p *pyProject) walk(start []pyEdge, withHidden bool, visit func(file, why s
 			queue = append(queue, item{e, why})
 		}
 	}
+}
+
+// effectEdges lists, as whole dependencies, the project modules with
+// effects (see hasEffects) that importing file runs, through module-level
+// imports to any depth: `from . import _register` in a package __init__
+// fills a registry every user of the package sees, though nothing names it.
+func (p *pyProject) effectEdges(file string) []pyEdge {
+	if e, ok := p.effects[file]; ok {
+		return e
+	}
+	var out []pyEdge
+	seen := map[string]bool{file: true}
+	stack := []string{file}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, r := range p.runsOnImport(cur) {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			if p.hasEffects(r) {
+				out = append(out, pyEdge{To: r, Deep: true})
+			}
+			stack = append(stack, r)
+		}
+	}
+	p.effects[file] = out
+	return out
+}
+
+// runsOnImport lists the project files file's module-level imports run:
+// the package __init__ files on the way, the module, and the submodules a
+// from-import names.
+func (p *pyProject) runsOnImport(file string) []string {
+	var out []string
+	for _, imp := range p.parsed(file).Imports {
+		if !imp.Top {
+			continue
+		}
+		edges, t, ok := p.resolveImport(file, imp)
+		if !ok {
+			continue
+		}
+		for _, e := range edges {
+			out = append(out, e.To)
+		}
+		if t.File != "" {
+			out = append(out, t.File)
+		}
+		if !imp.From || t.Dir == "" {
+			continue
+		}
+		for _, n := range imp.Names {
+			if sub, st, ok := p.walkModule(t.Dir, []string{n.Name}); ok && n.Name != "*" {
+				for _, e := range sub {
+					out = append(out, e.To)
+				}
+				if st.File != "" {
+					out = append(out, st.File)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hasEffects reports whether running file changes another project
+// module's state: a module-level call or mutation (pyFile.Effects) through
+// a name that one of its imports binds from the project.
+func (p *pyProject) hasEffects(file string) bool {
+	if v, ok := p.effectful[file]; ok {
+		return v
+	}
+	f := p.parsed(file)
+	found := false
+	for _, name := range f.Effects {
+		for _, imp := range f.Imports {
+			if !importBinds(imp, name) && !(imp.From && !f.Defined[name] && len(imp.Names) == 1 && imp.Names[0].Name == "*") {
+				continue
+			}
+			if _, _, ok := p.resolveImport(file, imp); ok {
+				found = true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	p.effectful[file] = found
+	return found
+}
+
+// importBinds reports whether imp binds name in the importing file.
+func importBinds(imp pyImport, name string) bool {
+	if !imp.From {
+		return imp.Bind == name
+	}
+	for _, n := range imp.Names {
+		if n.As == name && n.Name != "*" {
+			return true
+		}
+	}
+	return false
 }

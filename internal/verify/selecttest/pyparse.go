@@ -72,6 +72,11 @@ type pyFile struct {
 	Scripts, ModuleRuns, Strings []string
 	// Plugins are pytest_plugins literals.
 	Plugins []string
+	// Effects are the names module-level statements call or mutate
+	// through (`register(x)`, `REGISTRY["k"] = v`, `Cls.attr = v`): when
+	// an import binds one from the project, running this file changes
+	// another module's state.
+	Effects []string
 }
 
 // pyLines splits Python source into logical lines of tokens. It knows
@@ -329,7 +334,60 @@ func (f *pyFile) statement(st []pyTok, top bool) {
 	default:
 		if top {
 			f.assignment(st)
+			f.effect(st)
 		}
+	}
+}
+
+// pyKeywords start statements that are not calls or assignments.
+var pyKeywords = map[string]bool{"if": true, "elif": true, "else": true, "for": true, "while": true,
+	"with": true, "try": true, "except": true, "finally": true, "return": true, "del": true,
+	"global": true, "nonlocal": true, "assert": true, "raise": true, "pass": true, "break": true,
+	"continue": true, "yield": true, "lambda": true, "not": true, "await": true, "async": true, "match": true, "case": true}
+
+// effect records the name a module-level statement changes state through:
+// a call statement (`register(x)`, `mod.setup()`) or an assignment to a
+// subscript or attribute of it (`REGISTRY["k"] = v`, `Cls.attr += 1`). A
+// plain rebinding (`x = f()`) and decorators are not effects.
+func (f *pyFile) effect(st []pyTok) {
+	n := st[0]
+	if n.kind != 'n' || pyKeywords[n.text] || len(st) < 2 {
+		return
+	}
+	depth, through, call := 0, false, false
+	for i := 1; i < len(st); i++ {
+		t := st[i]
+		if t.kind != 'o' {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			if depth == 0 && t.text == "(" {
+				call = true
+			}
+			if depth == 0 && t.text == "[" {
+				through = true
+			}
+			depth++
+		case ")", "]", "}":
+			depth--
+		case ".":
+			if depth == 0 {
+				through = true
+			}
+		case "=":
+			if depth != 0 || i+1 < len(st) && st[i+1].text == "=" || strings.Contains("=!<>:", st[i-1].text) {
+				continue
+			}
+			augmented := st[i-1].kind == 'o' && strings.Contains("+-*/%&|^@", st[i-1].text)
+			if through || augmented {
+				f.Effects = append(f.Effects, n.text)
+			}
+			return
+		}
+	}
+	if call {
+		f.Effects = append(f.Effects, n.text)
 	}
 }
 

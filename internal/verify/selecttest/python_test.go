@@ -265,3 +265,61 @@ func TestPythonDoctestModulesSelectImporters(t *testing.T) {
 		t.Fatalf("%s: exit %d, want the recipes doctest to fail\n%s", sel.Command, res.ExitCode, res.Output)
 	}
 }
+
+// A package __init__ that imports a module for its effects (filling a
+// registry another module reads) runs it for every user of the package:
+// changing pkg/_register.py must select the tests that only name
+// pkg.Thing, not just the one test importing _register.
+func TestPythonInitEffectModules(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":      "[project]\nname = \"pkg\"\n",
+		"pkg/__init__.py":     "from .core import Thing\nfrom . import _register\n",
+		"pkg/core.py":         "REGISTRY = {}\n\n\nclass Thing:\n    def get(self):\n        return REGISTRY['x']\n",
+		"pkg/_register.py":    "from .core import REGISTRY\n\nREGISTRY['x'] = 1\n",
+		"pkg/_decor.py":       "import os\nfrom .core import Thing\n\nos.environ.get('X')\nDEFAULT = Thing()\n",
+		"pkg/plain.py":        "from .core import Thing\n\n\ndef make():\n    return Thing()\n",
+		"pkg/sub/__init__.py": "from .. import _decor\nfrom ..core import Thing\nfrom . import reg\n",
+		"pkg/sub/reg.py":      "from .. import core\n\ncore.Thing.name = 'sub'\n",
+		"tests/test_thing.py": "from pkg import Thing\n\n\ndef test_thing():\n    assert Thing().get() == 1\n",
+		"tests/test_attr.py":  "import pkg\n\n\ndef test_attr():\n    assert pkg.Thing().get() == 1\n",
+		"tests/test_reg.py":   "from pkg import _register\n\n\ndef test_reg():\n    assert _register.REGISTRY\n",
+		"tests/test_plain.py": "from pkg.plain import make\n\n\ndef test_plain():\n    assert make()\n",
+		"tests/test_sub.py":   "from pkg.sub import Thing\n\n\ndef test_sub():\n    assert Thing.name == 'sub'\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	py := sysPython + " -m pytest "
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/_register.py"}}),
+		py+"tests/test_attr.py tests/test_plain.py tests/test_reg.py tests/test_sub.py tests/test_thing.py")
+	// A module-level call of a stdlib name or a plain rebinding is no
+	// effect: _decor.py keeps to the tests that import it (none here).
+	wantFull(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/_decor.py"}}), "pkg/_decor.py has no related tests")
+	// A subpackage's effect module (an attribute set on another module's
+	// class) counts for the tests passing through that subpackage only.
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/sub/reg.py"}}), py+"tests/test_sub.py")
+	if _, err := os.Stat(sysPython); err != nil {
+		return
+	}
+	writeTree(t, dir, map[string]string{"pkg/_register.py": "from .core import REGISTRY\n\nREGISTRY['x'] = 2\n"})
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/_register.py"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "-q", "-p", "no:cacheprovider"), Dir: dir, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || !strings.Contains(string(res.Output), "2 failed") {
+		t.Fatalf("%s: exit %d, want test_thing and test_attr to fail\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
+
+func TestParsePyEffects(t *testing.T) {
+	src := "import os\nfrom .core import REG, Cls\n\nREG['k'] = 1\nCls.attr += 2\nregister(1)\nx = make()\n" +
+		"y == REG[0]\nos.environ.get('A')\nz = lambda a=1: a\n\n\ndef f():\n    hidden(1)\n"
+	got := parsePy(src).Effects
+	want := []string{"REG", "Cls", "register", "os"}
+	if !equal(got, want) {
+		t.Fatalf("effects = %q, want %q", got, want)
+	}
+}
