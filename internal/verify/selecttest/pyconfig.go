@@ -19,6 +19,9 @@ type pytestConfig struct {
 	PythonFiles []string
 	// DoctestModules is set when addopts collects doctests from modules.
 	DoctestModules bool
+	// DoctestGlobs are the --doctest-glob patterns of text files pytest
+	// collects doctests from (its default, test*.txt, when none is set).
+	DoctestGlobs []string
 	// Scripts maps console-script names to the module they run.
 	Scripts map[string]string
 }
@@ -51,7 +54,11 @@ func readPytestConfig(dir string) pytestConfig {
 		cfg.PythonPath = strings.Fields(vals["pythonpath"])
 		cfg.PythonFiles = strings.Fields(vals["python_files"])
 		cfg.DoctestModules = strings.Contains(vals["addopts"], "--doctest-modules")
+		cfg.DoctestGlobs = doctestGlobs(strings.Fields(vals["addopts"]))
 		break
+	}
+	if len(cfg.DoctestGlobs) == 0 {
+		cfg.DoctestGlobs = []string{"test*.txt"}
 	}
 	if len(cfg.PythonFiles) == 0 {
 		cfg.PythonFiles = []string{"test_*.py", "*_test.py"}
@@ -167,4 +174,20 @@ func readScripts(dir string, cfg *pytestConfig) {
 func entryModule(target string) string {
 	mod, _, _ := strings.Cut(strings.TrimSpace(target), ":")
 	return strings.TrimSpace(mod)
+}
+
+// doctestGlobs reads the --doctest-glob patterns from pytest arguments
+// (`--doctest-glob=*.rst`, `--doctest-glob '*.md'`), quotes removed.
+func doctestGlobs(args []string) []string {
+	var out []string
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--doctest-glob=")
+		if !ok && a == "--doctest-glob" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if v = strings.Trim(v, `'"`); ok && v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -78,3 +78,14 @@ func TestDiscoveryTop(t *testing.T) {
 		t.Errorf("explicit top . = %q", got)
 	}
 }
+
+func TestPytestDoctestGlobs(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"setup.cfg": "[tool:pytest]\naddopts = -q --doctest-glob='*.rst' --doctest-glob \"*.md\"\n"})
+	if got := readPytestConfig(dir).DoctestGlobs; !equal(got, []string{"*.rst", "*.md"}) {
+		t.Fatalf("globs = %q", got)
+	}
+	if got := readPytestConfig(t.TempDir()).DoctestGlobs; !equal(got, []string{"test*.txt"}) {
+		t.Fatalf("default globs = %q, want pytest's test*.txt", got)
+	}
+}

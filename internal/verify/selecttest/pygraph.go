@@ -41,6 +41,7 @@ type pyProject struct {
 	exports   map[string]exportResult
 	exported  map[string]moduleWalk // exportedModule from a fresh start
 	cycleCut  int                   // how many lookups a cycle cut short; their answers depend on the path
+	docFiles  []string              // text files matching pytest's doctest globs
 	effects   map[string][]pyEdge   // effectEdges, by file
 	effectful map[string]bool       // hasEffects, by file
 }
@@ -69,6 +70,8 @@ func loadPyProject(dir string, cfg pytestConfig, extra []string) *pyProject {
 	}, func(rel string) bool {
 		if strings.HasSuffix(rel, ".py") {
 			p.addFile(rel)
+		} else if matchAny(cfg.DoctestGlobs, path.Base(rel)) {
+			p.docFiles = append(p.docFiles, rel)
 		}
 		return true
 	})
@@ -103,7 +106,11 @@ func (p *pyProject) parsed(rel string) *pyFile {
 		return f
 	}
 	data, _ := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(rel)))
-	f := parsePy(string(data))
+	src := string(data)
+	if !strings.HasSuffix(rel, ".py") {
+		src = doctestSource(src)
+	}
+	f := parsePy(src)
 	p.src[rel] = f
 	return f
 }
@@ -821,6 +828,36 @@ func importBinds(imp pyImport, name string) bool {
 	}
 	for _, n := range imp.Names {
 		if n.As == name && n.Name != "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// doctestSource is the Python code of a doctest text file: its `>>> `
+// lines and their `... ` continuations, dedented.
+func doctestSource(text string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		switch {
+		case t == ">>>" || strings.HasPrefix(t, ">>> "):
+			in = true
+			b.WriteString(strings.TrimPrefix(strings.TrimPrefix(t, ">>>"), " ") + "\n")
+		case in && (t == "..." || strings.HasPrefix(t, "... ")):
+			b.WriteString(strings.TrimPrefix(strings.TrimPrefix(t, "..."), " ") + "\n")
+		default:
+			in = false
+		}
+	}
+	return b.String()
+}
+
+// matchAny reports whether name matches one of the glob patterns.
+func matchAny(patterns []string, name string) bool {
+	for _, pat := range patterns {
+		if ok, _ := path.Match(pat, name); ok {
 			return true
 		}
 	}

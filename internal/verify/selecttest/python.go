@@ -38,6 +38,14 @@ func (p *pyProject) testFiles(unittest bool) []string {
 			}
 		}
 	}
+	if !unittest {
+		// pytest collects the doctests of matching text files too.
+		for _, f := range p.docFiles {
+			if p.underTestPaths(f, false) && fileExists(filepath.Join(p.dir, filepath.FromSlash(f))) {
+				out = append(out, f)
+			}
+		}
+	}
 	sort.Strings(out)
 	return out
 }
@@ -81,10 +89,10 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	var targets []string
 	for _, f := range changed {
 		switch {
-		case !strings.HasSuffix(f, ".py") && !strings.HasSuffix(f, ".pyi"):
-			return fullSelection(in.Check, f+" is not Python code"), nil
 		case isTest[f]:
 			selected[f] = true
+		case !strings.HasSuffix(f, ".py") && !strings.HasSuffix(f, ".pyi"):
+			return fullSelection(in.Check, f+" is not Python code"), nil
 		case !fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))) && looksLikeTest(f, proj, unittest):
 			// A deleted test file has nothing left to run.
 		default:

@@ -323,3 +323,42 @@ func TestParsePyEffects(t *testing.T) {
 		t.Fatalf("effects = %q, want %q", got, want)
 	}
 }
+
+// pytest collects doctests from text files matching --doctest-glob
+// (test*.txt by default): they are tests, their `>>>` imports are their
+// dependencies, and a change only such a file catches must select it.
+func TestPythonDoctestTextFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":     "[tool.pytest.ini_options]\naddopts = \"--doctest-glob='*.rst'\"\n",
+		"pkg/__init__.py":    "",
+		"pkg/core.py":        "def add(a, b):\n    return a + b\n",
+		"pkg/other.py":       "def one():\n    return 1\n",
+		"tests/test_add.py":  "from pkg.core import add\n\n\ndef test_add():\n    assert add(0, 0) == 0\n",
+		"tests/test_one.py":  "from pkg.other import one\n\n\ndef test_one():\n    assert one() == 1\n",
+		"docs/adding.rst":    "Adding\n======\n\n    >>> from pkg.core import (\n    ...     add,\n    ... )\n    >>> add(2, 3)\n    5\n",
+		"docs/notes.txt":     ">>> import pkg.other\n",
+		"tests/test_old.txt": ">>> from pkg.other import one\n>>> one()\n1\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	py := sysPython + " -m pytest "
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/core.py"}}), py+"docs/adding.rst tests/test_add.py")
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"docs/adding.rst"}}), py+"docs/adding.rst")
+	// notes.txt is no doctest file once the glob is *.rst, so it is not a test.
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/other.py"}}), py+"tests/test_one.py")
+	if _, err := os.Stat(sysPython); err != nil {
+		return
+	}
+	writeTree(t, dir, map[string]string{"pkg/core.py": "def add(a, b):\n    return a * b\n"})
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/core.py"}})
+	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "-p", "no:cacheprovider"), Dir: dir, Purpose: run.Check})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 1 || !strings.Contains(string(res.Output), "1 failed, 1 passed") {
+		t.Fatalf("%s: exit %d, want the rst doctest to fail\n%s", sel.Command, res.ExitCode, res.Output)
+	}
+}
