@@ -660,6 +660,12 @@ type pyReach struct {
 func (p *pyProject) reach(test string) pyReach {
 	r := pyReach{Plain: map[string]bool{}, All: map[string]string{}}
 	start := []pyEdge{{To: test, Deep: true}}
+	if p.cfg.DoctestModules {
+		// Its doctests run too, with what they import.
+		for _, imp := range p.parsed(test).DocImports {
+			start = append(start, p.importEdges(test, imp)...)
+		}
+	}
 	for d := path.Dir(test); ; d = path.Dir(d) {
 		if c := join(d, "conftest.py"); p.files[c] {
 			start = append(start, pyEdge{To: c, Deep: true})

@@ -72,6 +72,9 @@ type pyFile struct {
 	Scripts, ModuleRuns, Strings []string
 	// Plugins are pytest_plugins literals.
 	Plugins []string
+	// DocImports are the imports written in doctests (`>>> from a import
+	// b` in a docstring); they count when the file's doctests run.
+	DocImports []pyImport
 	// Effects are the names module-level statements call or mutate
 	// through (`register(x)`, `REGISTRY["k"] = v`, `Cls.attr = v`): when
 	// an import binds one from the project, running this file changes
@@ -251,6 +254,11 @@ func parsePy(src string) *pyFile {
 			stmts = append(stmts, st)
 		}
 		f.scanCalls(ln.toks)
+		for _, t := range ln.toks {
+			if t.kind == 's' && strings.Contains(t.text, ">>>") {
+				f.DocImports = append(f.DocImports, parsePy(doctestSource(t.text)).Imports...)
+			}
+		}
 	}
 	f.recordUses(stmts)
 	return f

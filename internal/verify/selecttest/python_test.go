@@ -362,3 +362,26 @@ func TestPythonDoctestTextFiles(t *testing.T) {
 		t.Fatalf("%s: exit %d, want the rst doctest to fail\n%s", sel.Command, res.ExitCode, res.Output)
 	}
 }
+
+// A docstring's `>>> from lib.core import freq` is a dependency of that
+// module's doctests, though the module's code never imports lib.core.
+func TestPythonDocstringImports(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pytest.ini":         "[pytest]\naddopts = --doctest-modules\n",
+		"lib/__init__.py":    "",
+		"lib/core.py":        "def freq(xs):\n    return {x: xs.count(x) for x in xs}\n",
+		"lib/show.py":        "def show(d):\n    \"\"\"\n    >>> from lib.core import freq\n    >>> show(freq('aab'))\n    'a=2 b=1'\n    \"\"\"\n    return ' '.join('%s=%s' % kv for kv in sorted(d.items()))\n",
+		"tests/test_core.py": "from lib.core import freq\n\n\ndef test_freq():\n    assert freq('a') == {'a': 1}\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/core.py"}}),
+		sysPython+" -m pytest lib/core.py lib/show.py tests/test_core.py")
+	// Without doctest collection the docstring is prose.
+	writeTree(t, dir, map[string]string{"pytest.ini": "[pytest]\n"})
+	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/core.py"}}),
+		sysPython+" -m pytest tests/test_core.py")
+}
