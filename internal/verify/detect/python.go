@@ -18,7 +18,7 @@ const pytestProbe = "import importlib.util,sys; sys.exit(0 if importlib.util.fin
 
 // isPythonProject reports whether root is a Python project: a marker file,
 // or (at the repository root only, so tests/ folders do not become roots)
-// test_*.py files within three levels.
+// test_*.py files at most two folders down (tests/unit/test_a.py).
 func isPythonProject(root string, isRepoRoot bool) bool {
 	for _, m := range pythonMarkers {
 		if fileExists(filepath.Join(root, m)) {
