@@ -63,29 +63,8 @@ func jsonError(rel string, data []byte, err error) error {
 // nodeRunner identifies the test runner from the script's words, then from
 // the dependencies.
 func nodeRunner(script string, pkg packageJSON) Runner {
-	for _, part := range splitScript(script) {
-		words := strings.Fields(part)
-		// Skip env assignments and wrappers such as cross-env or npx.
-		for len(words) > 0 && (strings.Contains(words[0], "=") || words[0] == "npx" || words[0] == "cross-env" || words[0] == "exec") {
-			words = words[1:]
-		}
-		if len(words) == 0 {
-			continue
-		}
-		switch filepath.Base(words[0]) {
-		case "jest":
-			return Jest
-		case "vitest":
-			return Vitest
-		case "mocha":
-			return Mocha
-		case "node":
-			for _, w := range words[1:] {
-				if w == "--test" || strings.HasPrefix(w, "--test=") {
-					return NodeTest
-				}
-			}
-		}
+	if r := scriptRunner(script, pkg.Scripts, 0, true); r != "" {
+		return r
 	}
 	has := func(name string) bool {
 		_, a := pkg.DevDependencies[name]
@@ -96,6 +75,97 @@ func nodeRunner(script string, pkg packageJSON) Runner {
 		return Jest
 	}
 	return NPM
+}
+
+// scriptWrappers run the command that follows them: environment setters,
+// package runners and coverage tools (c8 --100 node --test).
+var scriptWrappers = map[string]bool{"npx": true, "cross-env": true, "exec": true, "c8": true, "nyc": true}
+
+// scriptRunner finds the first runner a script starts, following
+// `npm run NAME` (and yarn's and pnpm's) into the scripts it names, as in
+// "test": "npm run test:unit && npm run lint". jest and vitest count only
+// when every script on the way is that one command (alone): behind "lint
+// && jest" a failed lint would read as jest collecting no tests. depth
+// stops a cycle.
+func scriptRunner(script string, scripts map[string]string, depth int, alone bool) Runner {
+	if depth > 4 {
+		return ""
+	}
+	parts := splitScript(script)
+	alone = alone && len(parts) == 1
+	for _, part := range parts {
+		words := strings.Fields(part)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:]
+		}
+		wrapped := false
+		for len(words) > 0 && scriptWrappers[filepath.Base(words[0])] {
+			words, wrapped = words[1:], true
+		}
+		if wrapped {
+			// A wrapper's own options come before the command it runs.
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || strings.Contains(words[0], "=")) {
+				words = words[1:]
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if name, i := scriptCalled(words); name != "" {
+			body, ok := scripts[name]
+			if ok {
+				if r := scriptRunner(body, scripts, depth+1, alone); r != "" {
+					return r
+				}
+				continue
+			}
+			if words[0] == "npm" {
+				continue
+			}
+			words = words[i:] // yarn jest, pnpm vitest: a package's program
+		}
+		switch filepath.Base(words[0]) {
+		case "jest", "vitest":
+			if depth > 0 && !alone {
+				return ""
+			}
+			return Runner(filepath.Base(words[0]))
+		case "mocha":
+			return Mocha
+		case "node":
+			for _, w := range words[1:] {
+				if w == "--test" || strings.HasPrefix(w, "--test=") {
+					return NodeTest
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// scriptCalled returns the package script a command runs, "npm run x",
+// "npm test", "yarn x", "pnpm run x", and the index of that name in words;
+// "" for any other command.
+func scriptCalled(words []string) (string, int) {
+	if len(words) < 2 {
+		return "", 0
+	}
+	switch words[0] {
+	case "npm", "pnpm", "yarn", "bun":
+	default:
+		return "", 0
+	}
+	i := 1
+	if words[i] == "run" || words[i] == "run-script" {
+		i++
+	}
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		i++ // npm run --silent x
+	}
+	if i == len(words) {
+		return "", 0
+	}
+	return words[i], i
 }
 
 // splitScript splits a script on && ; and || so each command can be read.
