@@ -562,7 +562,7 @@ func (f *pyFile) scanCalls(toks []pyTok) {
 func (f *pyFile) scanName(toks []pyTok, i int) {
 	t := toks[i]
 	switch t.text {
-	case "import_module", "__import__":
+	case "import_module", "__import__", "importorskip":
 		if i+1 < len(toks) && toks[i+1].text == "(" {
 			if i+2 < len(toks) && toks[i+2].kind == 's' && (i+3 >= len(toks) || toks[i+3].text == ")" || toks[i+3].text == ",") {
 				mod := toks[i+2].text

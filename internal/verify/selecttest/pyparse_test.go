@@ -106,3 +106,11 @@ func TestParsePyDunderAll(t *testing.T) {
 		}
 	}
 }
+
+// pytest.importorskip("pkg.mod") imports the module like import_module.
+func TestParsePyImportorskip(t *testing.T) {
+	f := parsePy("import pytest\n\nmod = pytest.importorskip('shop.extra', minversion='1')\n")
+	if len(f.Imports) != 2 || f.Imports[1].Module != "shop.extra" {
+		t.Fatalf("imports = %+v", f.Imports)
+	}
+}
