@@ -39,9 +39,10 @@ func (p *pyProject) testFiles(unittest bool) []string {
 		}
 	}
 	if !unittest {
-		// pytest collects the doctests of matching text files too.
+		// pytest collects the doctests of matching text files too; one
+		// without a prompt is data (a test may read it), not a test.
 		for _, f := range p.docFiles {
-			if p.underTestPaths(f, false) && fileExists(filepath.Join(p.dir, filepath.FromSlash(f))) {
+			if p.underTestPaths(f, false) && hasPrompt(filepath.Join(p.dir, filepath.FromSlash(f))) {
 				out = append(out, f)
 			}
 		}
@@ -146,12 +147,17 @@ func (p *pyProject) doctestModules(isTest map[string]bool) []string {
 		if isTest[f] || !p.underTestPaths(f, false) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(f)))
-		if err == nil && strings.Contains(string(data), ">>>") {
+		if hasPrompt(filepath.Join(p.dir, filepath.FromSlash(f))) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// hasPrompt reports whether a file holds a doctest prompt (>>>).
+func hasPrompt(file string) bool {
+	data, err := os.ReadFile(file)
+	return err == nil && strings.Contains(string(data), ">>>")
 }
 
 // countTrue counts the keys of m that set holds.

@@ -339,6 +339,7 @@ func TestPythonDoctestTextFiles(t *testing.T) {
 		"docs/adding.rst":    "Adding\n======\n\n    >>> from pkg.core import (\n    ...     add,\n    ... )\n    >>> add(2, 3)\n    5\n",
 		"docs/notes.txt":     ">>> import pkg.other\n",
 		"tests/test_old.txt": ">>> from pkg.other import one\n>>> one()\n1\n",
+		"tests/test_in.rst":  "input data a test reads\n",
 	}
 	for i := 0; i < 20; i++ {
 		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
@@ -347,6 +348,8 @@ func TestPythonDoctestTextFiles(t *testing.T) {
 	py := sysPython + " -m pytest "
 	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/core.py"}}), py+"docs/adding.rst tests/test_add.py")
 	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"docs/adding.rst"}}), py+"docs/adding.rst")
+	// A matching file without a prompt is data: changing it is no doctest change.
+	wantFull(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"tests/test_in.rst"}}), "tests/test_in.rst is not Python code")
 	// notes.txt is no doctest file once the glob is *.rst, so it is not a test.
 	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/other.py"}}), py+"tests/test_one.py")
 	if _, err := os.Stat(sysPython); err != nil {
