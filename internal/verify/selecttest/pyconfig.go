@@ -3,6 +3,7 @@ package selecttest
 import (
 	"bufio"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -190,4 +191,34 @@ func doctestGlobs(args []string) []string {
 		}
 	}
 	return out
+}
+
+// doctestSource is the Python code of a doctest text file: its `>>> `
+// lines and their `... ` continuations, dedented.
+func doctestSource(text string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		switch {
+		case t == ">>>" || strings.HasPrefix(t, ">>> "):
+			in = true
+			b.WriteString(strings.TrimPrefix(strings.TrimPrefix(t, ">>>"), " ") + "\n")
+		case in && (t == "..." || strings.HasPrefix(t, "... ")):
+			b.WriteString(strings.TrimPrefix(strings.TrimPrefix(t, "..."), " ") + "\n")
+		default:
+			in = false
+		}
+	}
+	return b.String()
+}
+
+// matchAny reports whether name matches one of the glob patterns.
+func matchAny(patterns []string, name string) bool {
+	for _, pat := range patterns {
+		if ok, _ := path.Match(pat, name); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -350,3 +350,108 @@ func isIdentifier(s string) bool {
 	}
 	return true
 }
+
+// effectEdges lists, as whole dependencies, the project modules with
+// effects (see hasEffects) that importing file runs, through module-level
+// imports to any depth: `from . import _register` in a package __init__
+// fills a registry every user of the package sees, though nothing names it.
+func (p *pyProject) effectEdges(file string) []pyEdge {
+	if e, ok := p.effects[file]; ok {
+		return e
+	}
+	var out []pyEdge
+	seen := map[string]bool{file: true}
+	stack := []string{file}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, r := range p.runsOnImport(cur) {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			if p.hasEffects(r) {
+				out = append(out, pyEdge{To: r, Deep: true})
+			}
+			stack = append(stack, r)
+		}
+	}
+	p.effects[file] = out
+	return out
+}
+
+// runsOnImport lists the project files file's module-level imports run:
+// the package __init__ files on the way, the module, and the submodules a
+// from-import names.
+func (p *pyProject) runsOnImport(file string) []string {
+	var out []string
+	for _, imp := range p.parsed(file).Imports {
+		if !imp.Top {
+			continue
+		}
+		edges, t, ok := p.resolveImport(file, imp)
+		if !ok {
+			continue
+		}
+		for _, e := range edges {
+			out = append(out, e.To)
+		}
+		if t.File != "" {
+			out = append(out, t.File)
+		}
+		if !imp.From || t.Dir == "" {
+			continue
+		}
+		for _, n := range imp.Names {
+			if sub, st, ok := p.walkModule(t.Dir, []string{n.Name}); ok && n.Name != "*" {
+				for _, e := range sub {
+					out = append(out, e.To)
+				}
+				if st.File != "" {
+					out = append(out, st.File)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hasEffects reports whether running file changes another project
+// module's state: a module-level call or mutation (pyFile.Effects) through
+// a name that one of its imports binds from the project.
+func (p *pyProject) hasEffects(file string) bool {
+	if v, ok := p.effectful[file]; ok {
+		return v
+	}
+	f := p.parsed(file)
+	found := false
+	for _, name := range f.Effects {
+		for _, imp := range f.Imports {
+			if !importBinds(imp, name) && !(imp.From && !f.Defined[name] && len(imp.Names) == 1 && imp.Names[0].Name == "*") {
+				continue
+			}
+			if _, _, ok := p.resolveImport(file, imp); ok {
+				found = true
+				break
+			}
+		}
+		if found {
+			break
+		}
+	}
+	p.effectful[file] = found
+	return found
+}
+
+// importBinds reports whether imp binds name in the importing file.
+func importBinds(imp pyImport, name string) bool {
+	if !imp.From {
+		return imp.Bind == name
+	}
+	for _, n := range imp.Names {
+		if n.As == name && n.Name != "*" {
+			return true
+		}
+	}
+	return false
+}
