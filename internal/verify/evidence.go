@@ -156,11 +156,19 @@ func passedList(rep *Report, e *engine) string {
 // scopeSuffix says how much of the suite ran and why.
 func scopeSuffix(rep *Report, e *engine) string {
 	related := false
-	var reasons []string
+	var reasons, widened []string
 	seen := map[string]bool{}
 	for _, c := range rep.Checks {
 		if c.Scope == "related" {
 			related = true
+			// What a narrowed run took in beyond the import graph
+			// ("./e2e: its tests run the project's programs").
+			if w, ok := strings.CutPrefix(c.Reason, selecttest.RelatedReason+" (including "); ok {
+				if w = strings.TrimSuffix(w, ")"); !seen[w] {
+					seen[w] = true
+					widened = append(widened, w)
+				}
+			}
 			continue
 		}
 		if !c.check.Narrowable {
@@ -171,11 +179,15 @@ func scopeSuffix(rep *Report, e *engine) string {
 			reasons = append(reasons, c.Reason)
 		}
 	}
+	relatedText := selecttest.RelatedReason
+	if len(widened) > 0 {
+		relatedText += " (including " + strings.Join(widened, "; ") + ")"
+	}
 	switch {
 	case related && len(reasons) == 0:
-		return ", " + selecttest.RelatedReason + "; full suite not run."
+		return ", " + relatedText + "; full suite not run."
 	case related:
-		return ", " + selecttest.RelatedReason + " (full suite for the rest: " + strings.Join(reasons, "; ") + ")."
+		return ", " + relatedText + " (full suite for the rest: " + strings.Join(reasons, "; ") + ")."
 	case len(reasons) > 0:
 		return " (full suite: " + strings.Join(reasons, "; ") + ")."
 	}

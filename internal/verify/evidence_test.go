@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
 func TestShortCommand(t *testing.T) {
@@ -31,5 +34,23 @@ func TestShortCommand(t *testing.T) {
 	long := "make " + strings.Repeat("VERY_LONG_VARIABLE=1 ", 20)
 	if got := shortCommand(long, nil); !strings.HasSuffix(got, " … (--json has the whole command)") || len(got) > maxShownCommand+40 {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestScopeSuffixNamesWidening(t *testing.T) {
+	goTest := detect.Check{Runner: detect.Go, Narrowable: true}
+	rep := &Report{Checks: []CheckRun{
+		{Scope: "full", Reason: "go vet always runs in full", check: detect.Check{Runner: detect.GoVet}},
+		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", check: goTest},
+		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", check: goTest},
+	}}
+	want := ", related to your changes (including ./e2e: its tests run the project's programs); full suite not run."
+	if got := scopeSuffix(rep, &engine{}); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	rep.Checks[1].Reason = selecttest.RelatedReason
+	rep.Checks[2].Reason = selecttest.RelatedReason
+	if got := scopeSuffix(rep, &engine{}); got != ", related to your changes; full suite not run." {
+		t.Errorf("without widening: %q", got)
 	}
 }
