@@ -60,7 +60,7 @@ func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
 		if first == "" {
 			first = c
 		}
-		if hasPytest(ctx, c, runner) {
+		if hasPytest(ctx, root, c, runner) {
 			return pythonCmd(root, c, Pytest)
 		}
 	}
@@ -131,10 +131,14 @@ func pythonCandidates(root string) []string {
 	return out
 }
 
-func hasPytest(ctx context.Context, interp string, runner *run.Runner) bool {
+// hasPytest asks interp, outside the project, whether it can import
+// pytest. PYENV_DIR makes a pyenv shim pick the version the project's
+// .python-version names, as it will when the check runs in root.
+func hasPytest(ctx context.Context, root, interp string, runner *run.Runner) bool {
 	res, err := runner.Run(ctx, run.Spec{
 		Args:    []string{interp, "-I", "-c", pytestProbe},
 		Dir:     probeDir(),
+		Env:     []string{"PYENV_DIR=" + root},
 		Purpose: run.Internal,
 		Timeout: 30 * time.Second,
 	})

@@ -60,3 +60,28 @@ func TestPythonDisplayInterp(t *testing.T) {
 		t.Errorf("elsewhere: %q", got)
 	}
 }
+
+// A pyenv shim picks its version from the .python-version of the folder
+// it is asked about (PYENV_DIR, else the working folder): the probe, run
+// outside the project, must ask about the project.
+func TestPythonProbeAsksPyenvAboutTheProject(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	root := t.TempDir()
+	write(t, root, "test_a.py", "def test_a():\n    assert True\n")
+	write(t, root, ".python-version", "3.11-with-pytest\n")
+	// The shim: the project's version has pytest, the global one not.
+	bin := t.TempDir()
+	write(t, bin, "python3", "#!/bin/sh\nif [ -f \"${PYENV_DIR:-$PWD}/.python-version\" ]; then exec /usr/bin/python3 \"$@\"; fi\nexec /usr/bin/python3 -S \"$@\"\n")
+	os.Chmod(filepath.Join(bin, "python3"), 0o755)
+	t.Setenv("PATH", bin)
+	t.Setenv("VIRTUAL_ENV", "")
+	ps, err := Projects(root, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := commands(ps); len(got) != 1 || !strings.HasSuffix(got[0], ": python3 -m pytest [pytest]") {
+		t.Fatalf("got %v, want the shim's pytest", got)
+	}
+}
