@@ -28,6 +28,7 @@ type cargoMeta struct {
 			Kind             []string `json:"kind"`
 			SrcPath          string   `json:"src_path"`
 			RequiredFeatures []string `json:"required-features"`
+			Test             *bool    `json:"test"`
 		} `json:"targets"`
 		Dependencies []struct {
 			Name string `json:"name"`
@@ -42,7 +43,7 @@ type crate struct {
 	name  string
 	dir   string
 	tests map[string]string // integration-test source → target name
-	gated map[string]bool   // integration-test sources with required-features
+	gated map[string]bool   // test sources plain cargo test skips: required-features, test = false
 	deps  []string          // workspace crates it depends on (any kind)
 }
 
@@ -85,7 +86,7 @@ func loadCrates(ctx context.Context, r *run.Runner, dir string) ([]*crate, error
 		for _, t := range p.Targets {
 			if contains(t.Kind, "test") {
 				c.tests[rel(t.SrcPath)] = t.Name
-				c.gated[rel(t.SrcPath)] = len(t.RequiredFeatures) > 0
+				c.gated[rel(t.SrcPath)] = len(t.RequiredFeatures) > 0 || (t.Test != nil && !*t.Test)
 			}
 		}
 		byDir[c.dir] = c.name
@@ -156,8 +157,8 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		case c.tests[f] != "":
 			targets, ok := testTargetsUsing(in.Check.Dir, c, f)
 			if !ok {
-				// --test NAME on a target with required-features is an
-				// error where the full suite skips it: run the crate.
+				// The full suite skips a target with required-features or
+				// test = false, which --test NAME fails or runs: run the crate.
 				whole[c.name] = true
 				continue
 			}
@@ -207,7 +208,7 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 // every other test target of the crate that compiles f as a module, at any
 // depth: tests/a.rs with "mod util;" (or a #[path]/include! naming
 // util.rs) also runs what tests/util.rs, itself a target, defines. ok is
-// false when one of them has required-features, which --test cannot run.
+// false when one of them is a target plain cargo test skips.
 func testTargetsUsing(dir string, c *crate, f string) (targets []string, ok bool) {
 	out := []string{c.tests[f]}
 	files := []string{f}

@@ -135,13 +135,14 @@ func TestCargoSharedTestModule(t *testing.T) {
 }
 
 // cargo refuses --test NAME for a target whose required-features are off,
-// while the full suite skips it: a change to it runs its crate, and that
-// command passes.
+// and runs one with test = false, while the full suite skips both: a change
+// to either runs its crate, and that command passes.
 func TestCargoTestWithRequiredFeatures(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"Cargo.toml":                "[workspace]\nmembers = [\"feat\", \"other\"]\nresolver = \"2\"\n",
-		"feat/Cargo.toml":           "[package]\nname = \"feat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nextra = []\n\n[[test]]\nname = \"needs_extra\"\nrequired-features = [\"extra\"]\n",
+		"feat/Cargo.toml":           "[package]\nname = \"feat\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nextra = []\n\n[[test]]\nname = \"needs_extra\"\nrequired-features = [\"extra\"]\n\n[[test]]\nname = \"off\"\ntest = false\n",
+		"feat/tests/off.rs":         "#[test]\nfn off() { assert_eq!(1, 2); }\n",
 		"feat/src/lib.rs":           "pub fn one() -> i32 { 1 }\n",
 		"feat/tests/plain.rs":       "#[test]\nfn plain() { assert_eq!(feat::one(), 1); }\n",
 		"feat/tests/needs_extra.rs": "#[test]\nfn x() { assert_eq!(feat::one(), 1); }\n",
@@ -156,10 +157,11 @@ func TestCargoTestWithRequiredFeatures(t *testing.T) {
 	wantNarrow(t, sel, "cargo test -p feat")
 	sel = mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/plain.rs"}})
 	wantNarrow(t, sel, "cargo test -p feat --test plain")
+	sel = mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/off.rs", "feat/tests/plain.rs"}})
+	wantNarrow(t, sel, "cargo test -p feat")
 	if testing.Short() {
 		return
 	}
-	sel = mustSelect(t, Input{Check: cargoCheck(dir), Changed: []string{"feat/tests/needs_extra.rs"}})
 	res, err := (&run.Runner{}).Run(t.Context(), run.Spec{Args: append(sel.Args, "--offline", "-q"), Dir: dir,
 		Env: []string{"CARGO_TARGET_DIR=" + t.TempDir()}, Purpose: run.Check})
 	if err != nil {
