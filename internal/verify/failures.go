@@ -517,6 +517,9 @@ var (
 	cargoBinary  = regexp.MustCompile(`^\s*(?:Running (?:unittests |tests/)?\S+ \((?:.*/)?([^/)]+?)(?:-[0-9a-f]{16})?\)|Doc-tests (\S+))$`)
 	cargoRunning = regexp.MustCompile(`^running (\d+) tests?$`)
 	cargoBuild   = regexp.MustCompile("^error: could not compile `([^`]+)`")
+	// cargoCrash is cargo's word on a test binary killed by a signal
+	// (a stack overflow, an abort): no "test x ... FAILED" line names it.
+	cargoCrash = regexp.MustCompile("process didn't exit successfully: `(?:[^`]*/)?([^`/]+?)(?:-[0-9a-f]{16})?` \\(signal: (\\d+)(?:, (\\w+))?")
 )
 
 // parseCargo names failures by test binary (crate or integration test) and
@@ -537,6 +540,12 @@ func parseCargo(line string, o *outcome) {
 	} else if m := cargoBuild.FindStringSubmatch(line); m != nil {
 		name := m[1] + " [build failed]"
 		o.failures = appendUnique(o.failures, Failure{ID: name, Name: name})
+	} else if m := cargoCrash.FindStringSubmatch(line); m != nil {
+		sig := "signal " + m[2]
+		if m[3] != "" {
+			sig = m[3]
+		}
+		o.failures = appendUnique(o.failures, Failure{ID: m[1] + " [crashed]", Name: m[1] + " (crashed: " + sig + ")"})
 	}
 }
 

@@ -108,6 +108,7 @@ func TestTextParsers(t *testing.T) {
 		{detect.Cargo, "     Running unittests src/lib.rs (target/debug/deps/adder-0123456789abcdef)\nrunning 2 tests\ntest tests::adds ... FAILED\ntest tests::ok ... ok\n\n   Doc-tests adder\nrunning 0 tests\n", []string{"adder::tests::adds"}, 2},
 		{detect.Cargo, "error[E0425]: cannot find value `c`\nerror: could not compile `adder` (lib test) due to 1 previous error\n", []string{"adder [build failed]"}, -1},
 		{detect.Cargo, "running 0 tests\n\nrunning 0 tests\n", nil, 0},
+		{detect.Cargo, "     Running tests/a.rs (/t/debug/deps/a-9f985b3a9f8178d3)\n\nrunning 1 test\n\nthread 'a' has overflowed its stack\nfatal runtime error: stack overflow, aborting\nerror: test failed, to rerun pass `--test a`\n\nCaused by:\n  process didn't exit successfully: `/t/debug/deps/a-9f985b3a9f8178d3` (signal: 6, SIGABRT: process abort signal)\n", []string{"a [crashed]"}, 1},
 		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
 		{detect.Unittest, "ERROR: test_y (tests.test_m.TestM)\nRan 1 test in 0.001s\n", []string{"TestM.test_y"}, 1},
 		{detect.GoVet, "# m/syntax\n# [m/syntax]\nvet: syntax/parser.go:1889:6: declared and not used: i\n./a.go:3:2: fmt.Printf format %d has arg s of wrong type string\n", []string{"syntax/parser.go:1889: declared and not used: i", "a.go:3: fmt.Printf format %d has arg s of wrong type string"}, -1},
