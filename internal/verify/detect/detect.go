@@ -202,6 +202,15 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 		}
 		return nil
 	}
+	for _, rel := range changed {
+		// A broken manifest of a crate under a workspace root: the root's
+		// detection would not read it.
+		if path.Base(rel) == "Cargo.toml" {
+			if err := checkCargoToml(filepath.Join(repoRoot, filepath.FromSlash(rel)), rel); err != nil {
+				return nil, err
+			}
+		}
+	}
 	roots := Roots(repoRoot, changed)
 	for _, root := range roots {
 		if err := add(root, ""); err != nil {
@@ -310,6 +319,9 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 		}
 	}
 	if fileExists(filepath.Join(root, "Cargo.toml")) {
+		if err := checkCargoToml(filepath.Join(root, "Cargo.toml"), rel("Cargo.toml")); err != nil {
+			return p, err
+		}
 		c := Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true}
 		if rootPackageWorkspace(filepath.Join(root, "Cargo.toml")) {
 			// Without it cargo tests the root package alone.

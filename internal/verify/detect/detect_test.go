@@ -86,6 +86,19 @@ func TestManifestErrors(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "package.json:4: invalid JSON: ") {
 		t.Fatalf("package.json: %v", err)
 	}
+	// A broken member manifest, under a workspace root that parses.
+	root = t.TempDir()
+	write(t, root, "Cargo.toml", "[workspace]\nmembers = [\"core\"]\n")
+	write(t, root, "core/Cargo.toml", "[package]\nname = \"core\"\nversion = \"0.1.0\"\n\ngarbage = [\n")
+	_, err = Projects(root, []string{"core/Cargo.toml"}, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "core/Cargo.toml:5: ") {
+		t.Fatalf("core/Cargo.toml: %v", err)
+	}
+	write(t, root, "Cargo.toml", "[workspace\n")
+	_, err = Projects(root, nil, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "Cargo.toml:2: expected") {
+		t.Fatalf("Cargo.toml: %v", err)
+	}
 }
 
 func TestPythonInterpreter(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path"
 	"path/filepath"
@@ -43,6 +44,24 @@ func checkGoMod(ctx context.Context, root, rel string, runner *run.Runner) error
 		msg = msg[:i]
 	}
 	return &ManifestError{File: rel, Msg: msg}
+}
+
+// checkCargoToml reports a Cargo.toml that is not TOML by name and line,
+// instead of as a failed test run.
+func checkCargoToml(manifest, rel string) error {
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return nil // a deleted manifest: cargo says what it misses
+	}
+	var m map[string]any
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return &ManifestError{File: rel, Line: perr.Position.Line, Msg: perr.Message}
+		}
+		return &ManifestError{File: rel, Msg: err.Error()}
+	}
+	return nil
 }
 
 // cargoWorkspaceRoot returns the root of the Cargo workspace a crate
