@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/event"
@@ -315,7 +317,7 @@ func (e *engine) newReportDir(ctx context.Context) (string, error) {
 		e.reportParent = "-"
 		gitDir := filepath.Join(e.cs.Root, ".git")
 		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() {
-			probe, err := os.MkdirTemp(gitDir, "chanto-verify-probe-")
+			probe, err := os.MkdirTemp(gitDir, fmt.Sprintf("chanto-verify-%d-probe-", os.Getpid()))
 			if err == nil {
 				res, err := e.r.Run(ctx, run.Spec{Args: []string{"sh", "-c", `: > "$1/probe"`, "sh", probe}, Dir: e.cs.Root, Purpose: run.Internal, Timeout: 30 * time.Second})
 				if err == nil && res.ExitCode == 0 && fileExists(filepath.Join(probe, "probe")) {
@@ -328,7 +330,29 @@ func (e *engine) newReportDir(ctx context.Context) (string, error) {
 	if e.reportParent == "-" {
 		return "", nil
 	}
-	return os.MkdirTemp(e.reportParent, "chanto-verify-")
+	if !e.swept {
+		e.swept = true
+		sweepReportDirs(e.reportParent)
+	}
+	return os.MkdirTemp(e.reportParent, fmt.Sprintf("chanto-verify-%d-", os.Getpid()))
+}
+
+// sweepReportDirs removes the report folders under .git that a chanto
+// killed mid-run left behind: their names carry the pid of a process
+// that is gone.
+func sweepReportDirs(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "chanto-verify-*"))
+	for _, d := range dirs {
+		rest := strings.TrimPrefix(filepath.Base(d), "chanto-verify-")
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			os.RemoveAll(d)
+		}
+	}
 }
 
 func fileExists(p string) bool {

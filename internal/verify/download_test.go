@@ -3,6 +3,7 @@ package verify
 import (
 	"archive/zip"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,6 +146,31 @@ func TestLackedNetwork(t *testing.T) {
 	} {
 		if got := lackedNetwork(tc.r, tc.out); got != tc.want {
 			t.Errorf("lackedNetwork(%s, %.60q…) = %v, want %v", tc.r, tc.out, got, tc.want)
+		}
+	}
+}
+
+func TestSweepReportDirs(t *testing.T) {
+	git := t.TempDir()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(git, fmt.Sprintf("chanto-verify-%d-123", gone.Process.Pid))
+	live := filepath.Join(git, fmt.Sprintf("chanto-verify-%d-456", os.Getpid()))
+	other := filepath.Join(git, "chanto-verify-notes")
+	for _, d := range []string{left, live, other} {
+		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepReportDirs(git)
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the folder of a process that is gone was kept")
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s: %v", filepath.Base(d), err)
 		}
 	}
 }

@@ -199,6 +199,8 @@ type engine struct {
 	// reportParent holds report folders: "" not decided yet, "-" none
 	// (read the text), else a folder the sandboxed checks can write.
 	reportParent string
+	// swept is set once leftover report folders were looked for.
+	swept bool
 }
 
 // Run is the gate: see the package comment. An error means the gate itself
