@@ -41,7 +41,8 @@ func compareTest(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 	}
 	bl, al := diffLine(bm, bt, am, at)
 	if strengthened(bt, at) {
-		add(TestStrengthened, al, bm.line(bl), am.line(al),
+		// Only lines were added: nothing of the old test to show.
+		add(TestStrengthened, al, "", am.line(al),
 			"test strengthened (only assertions, rows or un-skips added); editing an existing test still needs the user's --allow-test-edits")
 		return out
 	}
