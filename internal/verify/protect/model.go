@@ -348,9 +348,22 @@ func removed(p string, bm, am *fileModel, bt *testCase) Violation {
 	for name, body := range am.helpers {
 		if body != "" && body == strings.Join(bt.stmts, "\n") {
 			v.Message = fmt.Sprintf("test renamed to %s, which the runner does not collect; %s", name, Instruction)
+			if name == bt.simple || name == lastSegment(bt.name) {
+				// Same name, same body: what made it a test is gone.
+				v.Message = "no longer collected as a test (its test attribute, annotation or name prefix is gone); " + Instruction
+			}
 		}
 	}
 	return v
+}
+
+// lastSegment is a test's own name without its module or class path
+// ("tests::adds" → "adds", "TestCart.test_total" → "test_total").
+func lastSegment(name string) string {
+	if i := strings.LastIndex(name, "::"); i >= 0 {
+		name = name[i+2:]
+	}
+	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 func markerMessage(mk marker) string {

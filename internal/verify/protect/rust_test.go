@@ -79,3 +79,15 @@ func TestRustEdits(t *testing.T) {
 	}
 	runEdits(t, cases)
 }
+
+func TestRustTestAttributeRemovedMessage(t *testing.T) {
+	f := "src/lib.rs"
+	cur := sub(rustBase, "    #[test]\n    fn adds() {", "    fn adds() {")
+	vs, err := Compare(mapSource{f: rustBase}, mapSource{f: cur}, []string{f}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || vs[0].Kind != TestRemoved || !strings.HasPrefix(vs[0].Message, "no longer collected as a test") {
+		t.Fatalf("got %v", vs)
+	}
+}
