@@ -128,11 +128,16 @@ func (a *rustAnalyzer) attrMarkers(at *node) []marker {
 		if strings.ReplaceAll(txt, " ", "") == "#[cfg(test)]" || strings.ReplaceAll(txt, " ", "") == "#![cfg(test)]" {
 			return nil
 		}
-		return []marker{{kind: SkipAdded, text: txt, line: at.line}}
+		return []marker{{kind: SkipAdded, text: a.attrSource(at), line: at.line}}
 	case p == "cfg_attr" && strings.Contains(txt, "ignore"):
-		return []marker{{kind: SkipAdded, text: txt, line: at.line}}
+		return []marker{{kind: SkipAdded, text: a.attrSource(at), line: at.line}}
 	}
 	return nil
+}
+
+// attrSource is an attribute as written, on one line: #[cfg(any())].
+func (a *rustAnalyzer) attrSource(at *node) string {
+	return strings.Join(strings.Fields(at.text(a.src)), " ")
 }
 
 func (a *rustAnalyzer) test(fn *node, attrs []*node, prefix string, inherited []marker) {

@@ -91,3 +91,15 @@ func TestRustTestAttributeRemovedMessage(t *testing.T) {
 		t.Fatalf("got %v", vs)
 	}
 }
+
+func TestRustCfgMarkerReadsAsWritten(t *testing.T) {
+	f := "src/lib.rs"
+	cur := sub(rustBase, "    #[test]\n    fn adds() {", "    #[test]\n    #[cfg(any())]\n    fn adds() {")
+	vs, err := Compare(mapSource{f: rustBase}, mapSource{f: cur}, []string{f}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) == 0 || !strings.Contains(vs[0].Message, "#[cfg(any())]") {
+		t.Fatalf("got %v", vs)
+	}
+}
