@@ -205,7 +205,8 @@ var extglob = regexp.MustCompile(`[?+*@!]\(([^()]*)\)`)
 // @(a|b)) into doublestar alternations.
 func micromatchToDoublestar(g string) string {
 	g = strings.TrimPrefix(g, "<rootDir>/")
-	return extglob.ReplaceAllStringFunc(g, func(m string) string {
+	g = strings.TrimPrefix(g, "./")
+	g = extglob.ReplaceAllStringFunc(g, func(m string) string {
 		inner := m[2 : len(m)-1]
 		alts := strings.Split(inner, "|")
 		if m[0] == '?' || m[0] == '*' {
@@ -213,7 +214,15 @@ func micromatchToDoublestar(g string) string {
 		}
 		return "{" + strings.Join(alts, ",") + "}"
 	})
+	// A plain group, *.(spec|test).ts, is one of its alternatives.
+	return plainGroup.ReplaceAllStringFunc(g, func(m string) string {
+		return "{" + strings.ReplaceAll(m[1:len(m)-1], "|", ",") + "}"
+	})
 }
+
+// plainGroup is a parenthesised list of alternatives with no extglob
+// sign before it (those are rewritten first).
+var plainGroup = regexp.MustCompile(`\([^()]*\|[^()]*\)`)
 
 // detectorPair answers for the union of base and current configuration, so
 // a file that was a test file in either tree is compared.

@@ -97,6 +97,27 @@ func TestHarnessEdits(t *testing.T) {
 	runEdits(t, cases)
 }
 
+// Real configurations write plain groups and ./ prefixes
+// (@reduxjs/toolkit's jest testMatch and vitest include).
+func TestDetectorMicromatchForms(t *testing.T) {
+	for _, tc := range []struct{ file, config string }{
+		{"jest.config.js", "module.exports = { testMatch: ['<rootDir>/src/**/*.(spec|test).[jt]s?(x)'] };\n"},
+		{"vitest.config.ts", "export default defineConfig({ test: { include: ['./src/**/*.(spec|test).[jt]s?(x)'] } });\n"},
+	} {
+		d := NewDetector(mapSource{tc.file: tc.config})
+		for p, want := range map[string]bool{
+			"src/tests/isPlainObject.test.ts": true,
+			"src/query/a.spec.tsx":            true,
+			"src/query/a.ts":                  false,
+			"test/a.test.ts":                  false,
+		} {
+			if got := d.IsTestFile(p); got != want {
+				t.Errorf("%s: IsTestFile(%s) = %v, want %v", tc.file, p, got, want)
+			}
+		}
+	}
+}
+
 func TestDetector(t *testing.T) {
 	src := mapSource{
 		"pytest.ini":     "[pytest]\npython_files = check_*.py\ntestpaths = qa\n",
