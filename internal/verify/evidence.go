@@ -125,10 +125,18 @@ func failureSummary(rep *Report, last CheckRun) string {
 	return ": " + nameList(newNames) + "; " + nameList(oldNames) + " " + before
 }
 
+// names are the failures as the evidence line shows them: on one line
+// (a test.each title may hold "\n" or "\t"), each name once (two files
+// may hold a test of the same name; --json keeps both IDs).
 func names(fs []Failure) []string {
 	out := make([]string, 0, len(fs))
+	seen := map[string]bool{}
 	for _, f := range fs {
-		out = append(out, f.Name)
+		n := strings.Join(strings.Fields(f.Name), " ")
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
 	}
 	return out
 }

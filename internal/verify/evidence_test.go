@@ -54,3 +54,14 @@ func TestScopeSuffixNamesWidening(t *testing.T) {
 		t.Errorf("without widening: %q", got)
 	}
 }
+
+func TestNamesOneLineEach(t *testing.T) {
+	got := names([]Failure{
+		{ID: "a.test.ts::adds", Name: "adds"},
+		{ID: "b.test.ts::adds", Name: "adds"},
+		{ID: "c", Name: "invalidates\n\tafter 7 calls"},
+	})
+	if want := []string{"adds", "invalidates after 7 calls"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
