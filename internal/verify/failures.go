@@ -132,6 +132,7 @@ type goTest struct {
 	pkg, name string
 	out       []byte
 	failed    bool
+	crashed   bool // running when the test binary died
 }
 
 type goJSON struct {
@@ -191,6 +192,20 @@ func (g *goJSON) line(b []byte) {
 		if ev.FailedBuild != "" {
 			g.build[ev.Package] = true
 		}
+		// Tests still running when their package failed never finished:
+		// the binary crashed (a stack overflow, a panic in a goroutine,
+		// the -timeout panic) while they ran.
+		for k, t := range g.tests {
+			if t.pkg == ev.Package {
+				t.failed, t.crashed = true, true
+				g.failed = append(g.failed, t)
+				g.text.Write(t.out)
+				if g.failText.Len() < 16<<10 {
+					g.failText.Write(t.out)
+				}
+				delete(g.tests, k)
+			}
+		}
 	case ev.Test == "":
 		if ev.Action == "output" && strings.Contains(ev.Output, "[build failed]") {
 			g.build[ev.Package] = true
@@ -246,6 +261,9 @@ func (g *goJSON) finish(res run.Result) outcome {
 		name := t.name
 		if count[t.name] > 1 {
 			name = path.Base(t.pkg) + "." + t.name
+		}
+		if t.crashed {
+			name += " (did not finish: the test binary crashed)"
 		}
 		o.failures = append(o.failures, Failure{ID: t.pkg + "." + t.name, Name: name})
 	}

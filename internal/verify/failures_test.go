@@ -98,6 +98,24 @@ func TestJestJSON(t *testing.T) {
 	}
 }
 
+func TestGoJSONCrash(t *testing.T) {
+	out := `{"Action":"start","Package":"m/a"}
+{"Action":"run","Package":"m/a","Test":"TestOK"}
+{"Action":"pass","Package":"m/a","Test":"TestOK"}
+{"Action":"run","Package":"m/a","Test":"TestF"}
+{"Action":"output","Package":"m/a","Test":"TestF","Output":"runtime: goroutine stack exceeds 1000000000-byte limit\n"}
+{"Action":"output","Package":"m/a","Test":"TestF","Output":"fatal error: stack overflow\n"}
+{"Action":"fail","Package":"m/a","Elapsed":6.6}
+`
+	o := collect(t, detect.Go, out, run.Result{ExitCode: 1}, "")
+	if len(o.failures) != 1 || o.failures[0].ID != "m/a.TestF" || o.failures[0].Name != "TestF (did not finish: the test binary crashed)" {
+		t.Fatalf("failures = %+v", o.failures)
+	}
+	if !strings.Contains(o.text, "fatal error: stack overflow") {
+		t.Errorf("the crash is not in the output:\n%s", o.text)
+	}
+}
+
 func TestTextParsers(t *testing.T) {
 	cases := []struct {
 		r     detect.Runner
