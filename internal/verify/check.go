@@ -90,8 +90,9 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 	}
 	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 && !in.ForceFull {
 		// The project was picked although nothing under it changed (a
-		// file with no manifest above it): its tests cannot be narrowed.
-		in.ForceFull, in.ForceFullReason = true, "the changed files are outside any project"
+		// file with no manifest above it, a workspace root's file): its
+		// tests cannot be narrowed.
+		in.ForceFull, in.ForceFullReason = true, outsideReason(e.cs.Changed)
 	}
 	if e.opts.FullRunSecs != nil {
 		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Command)]
@@ -107,6 +108,15 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 		sel.Args = c.Args
 	}
 	return sel
+}
+
+// outsideReason says which changed files lie outside a check's folder:
+// "README.md changed outside its folder", "go.work and 2 more …".
+func outsideReason(changed []string) string {
+	if len(changed) == 1 {
+		return changed[0] + " changed outside its folder"
+	}
+	return fmt.Sprintf("%s and %d more changed outside its folder", changed[0], len(changed)-1)
 }
 
 // underDir returns p (relative to the root) relative to dir, if inside it.
