@@ -85,7 +85,7 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 			in.Added = append(in.Added, rel)
 		}
 	}
-	if in.Changed == nil && c.FullReason != "" && !in.ForceFull {
+	if c.FullReason != "" && !in.ForceFull {
 		in.ForceFull, in.ForceFullReason = true, c.FullReason
 	}
 	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 && !in.ForceFull {

@@ -3,9 +3,7 @@ package detect
 import (
 	"fmt"
 	"io/fs"
-	"maps"
 	"path/filepath"
-	"slices"
 )
 
 // Crates of one repository can depend on each other by path outside a
@@ -93,50 +91,46 @@ func cargoDependents(repoRoot string, roots, changed []string) map[string]string
 	if len(crates) < 2 {
 		return nil
 	}
-	// reached[dir] is why a crate is affected: "" changed itself.
-	reached := map[string]*string{}
+	byDir := map[string]*cargoCrate{}
+	wsOf := map[string]string{} // crate folder → its project (workspace) root
+	seed := map[string]bool{}   // crates holding a changed file
 	for i := range crates {
+		c := &crates[i]
+		byDir[c.dir], wsOf[c.dir] = c, cargoWorkspaceRoot(repoRoot, c.dir)
 		for _, f := range changed {
-			if inside(crates[i].dir, filepath.Join(repoRoot, filepath.FromSlash(f))) {
-				reached[crates[i].dir] = new(string)
+			if inside(c.dir, filepath.Join(repoRoot, filepath.FromSlash(f))) {
+				seed[c.dir] = true
 				break
 			}
 		}
 	}
-	byDir := map[string]*cargoCrate{}
-	for i := range crates {
-		byDir[crates[i].dir] = &crates[i]
-	}
+	// why[root] is why a workspace runs in full. Inside one workspace the
+	// related selection follows reverse dependencies; across workspaces a
+	// path dependency on an affected crate makes the whole workspace run,
+	// and every crate in it is then affected in turn.
+	why := map[string]string{}
+	affected := func(c *cargoCrate) bool { return seed[c.dir] || why[wsOf[c.dir]] != "" }
 	for grew := true; grew; {
 		grew = false
 		for i := range crates {
 			x := &crates[i]
-			if reached[x.dir] != nil {
+			if why[wsOf[x.dir]] != "" {
 				continue
 			}
 			for _, p := range x.paths {
 				y := byDir[p]
-				if y == nil || reached[p] == nil {
+				if y == nil || wsOf[y.dir] == wsOf[x.dir] || !affected(y) {
 					continue
 				}
 				how := "which changed"
-				if *reached[p] != "" {
+				if !seed[y.dir] {
 					how = "which depends on a changed crate"
 				}
-				why := fmt.Sprintf("it depends on crate %s from %s (path dependency), %s", y.name, relDir(repoRoot, y.dir), how)
-				reached[x.dir], grew = &why, true
+				why[wsOf[x.dir]] = fmt.Sprintf("it depends on crate %s from %s (path dependency), %s", y.name, relDir(repoRoot, y.dir), how)
+				grew = true
 				break
 			}
 		}
 	}
-	out := map[string]string{}
-	for _, dir := range slices.Sorted(maps.Keys(reached)) {
-		why := *reached[dir]
-		root := cargoWorkspaceRoot(repoRoot, dir)
-		if why == "" || slices.Contains(roots, root) || out[root] != "" {
-			continue
-		}
-		out[root] = why
-	}
-	return out
+	return why
 }

@@ -185,6 +185,18 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 	// workspace package with no test script) defers to the next project
 	// above it.
 	add := func(root, fullReason string) error {
+		if seen[root] && fullReason != "" {
+			// A changed project that also builds against another changed
+			// one: its run is full too.
+			for i := range out {
+				for j := range out[i].Checks {
+					if out[i].Root == root && out[i].Checks[j].FullReason == "" {
+						out[i].Checks[j].FullReason = fullReason
+					}
+				}
+			}
+			return nil
+		}
 		for first := true; root != "" && !seen[root]; first = false {
 			seen[root] = true
 			p, err := detectRoot(ctx, repoRoot, root, runner, first)

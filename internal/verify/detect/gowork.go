@@ -2,11 +2,14 @@ package detect
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -23,6 +26,54 @@ type goModule struct {
 	requires  map[string]bool
 	// replaced are the folders its replace directives point at.
 	replaced []string
+	// imports are the import paths of its Go files, read on first use.
+	imports map[string]bool
+}
+
+// importsFrom reports whether a Go file of the module imports a package
+// of module path mod.
+func (m *goModule) importsFrom(mod string) bool {
+	if m.imports == nil {
+		m.imports = goImports(m.dir)
+	}
+	for imp := range m.imports {
+		if imp == mod || strings.HasPrefix(imp, mod+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// goImports reads the import paths of the Go files of the module at dir,
+// leaving out nested modules and the folders skipDir names.
+func goImports(dir string) map[string]bool {
+	out := map[string]bool{}
+	fset := token.NewFileSet()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != dir && (skipDir(d.Name()) || fileExists(filepath.Join(p, "go.mod"))) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return nil
+		}
+		for _, imp := range f.Imports {
+			if path, err := strconv.Unquote(imp.Path.Value); err == nil {
+				out[path] = true
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // goWork is a go.work file: its folder and the module folders it uses.
@@ -178,7 +229,9 @@ func goDependents(repoRoot string, roots []string) map[string]string {
 				continue
 			}
 			for _, yd := range w.use {
-				if y := byDir[yd]; y != nil && y != x && x.requires[y.path] {
+				// A workspace module may import another without a
+				// require line: its imports say it.
+				if y := byDir[yd]; y != nil && y != x && (x.requires[y.path] || x.importsFrom(y.path)) {
 					uses[x.dir] = append(uses[x.dir], use{y, "go.work"})
 				}
 			}
@@ -190,7 +243,9 @@ func goDependents(repoRoot string, roots []string) map[string]string {
 		changed = false
 		dirs := slices.Sorted(maps.Keys(uses))
 		for _, xd := range dirs {
-			if isRoot[xd] || why[xd] != "" {
+			// A changed module can build against another changed one:
+			// it gets the reason too, which makes its run full.
+			if why[xd] != "" {
 				continue
 			}
 			for _, u := range uses[xd] {

@@ -22,7 +22,10 @@ func reasons(ps []Project) string {
 
 func TestGoWorkspaceModules(t *testing.T) {
 	root := t.TempDir()
-	write(t, root, "go.work", "go 1.22\n\nuse (\n\t./a\n\t./b\n\t./c\n\t./d\n)\n")
+	write(t, root, "go.work", "go 1.22\n\nuse (\n\t./a\n\t./b\n\t./c\n\t./d\n\t./g\n)\n")
+	// g imports a without a require line, which a workspace allows.
+	write(t, root, "g/go.mod", "module example.com/g\n\ngo 1.22\n")
+	write(t, root, "g/internal/use.go", "package internal\n\nimport _ \"example.com/a/sub\"\n")
 	write(t, root, "a/go.mod", "module example.com/a\n\ngo 1.22\n")
 	write(t, root, "a/a.go", "package a\n")
 	write(t, root, "b/go.mod", "module example.com/b\n\ngo 1.22\n\nrequire example.com/a v0.0.0\n")
@@ -39,11 +42,17 @@ func TestGoWorkspaceModules(t *testing.T) {
 	}{
 		{[]string{"a/a.go"}, "a: |b: it builds against example.com/a from a/ (go.work), which changed|" +
 			"c: it builds against example.com/b from b/ (go.work), which builds against a changed module|" +
+			"g: it builds against example.com/a from a/ (go.work), which changed|" +
+			"e: it builds against example.com/a from a/ (a replace in its go.mod), which changed"},
+		// b changed too: it still runs in full, since a changed under it.
+		{[]string{"a/a.go", "b/b.go"}, "a: |b: it builds against example.com/a from a/ (go.work), which changed|" +
+			"c: it builds against example.com/b from b/ (go.work), which changed|" +
+			"g: it builds against example.com/a from a/ (go.work), which changed|" +
 			"e: it builds against example.com/a from a/ (a replace in its go.mod), which changed"},
 		{[]string{"d/d.go"}, "d: "},
 		// Nothing changed: the workspace's modules are the project.
-		{nil, "a: |b: |c: |d: "},
-		{[]string{"go.work"}, "a: |b: |c: |d: "},
+		{nil, "a: |b: |c: |d: |g: "},
+		{[]string{"go.work"}, "a: |b: |c: |d: |g: "},
 	} {
 		ps, err := Projects(root, tc.changed, nil)
 		if err != nil {

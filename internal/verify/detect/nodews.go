@@ -178,7 +178,7 @@ func nodeDependents(repoRoot string, roots []string) map[string]string {
 		}
 		changed := map[string]bool{} // package names reached so far
 		for i := range pkgs {
-			if slices.Contains(roots, pkgs[i].dir) {
+			if pkgs[i].name != "" && slices.Contains(roots, pkgs[i].dir) {
 				changed[pkgs[i].name] = true
 			}
 		}
@@ -186,12 +186,14 @@ func nodeDependents(repoRoot string, roots []string) map[string]string {
 			grew = false
 			for i := range pkgs {
 				x := &pkgs[i]
-				if changed[x.name] || why[x.dir] != "" {
+				// A changed package can depend on another changed one:
+				// it gets the reason too, which makes its run full.
+				if why[x.dir] != "" {
 					continue
 				}
 				for _, dep := range slices.Sorted(maps.Keys(x.deps)) {
 					y := byName[dep]
-					if y == nil || !changed[dep] {
+					if y == nil || y == x || !changed[dep] {
 						continue
 					}
 					how := "which changed"
@@ -199,7 +201,10 @@ func nodeDependents(repoRoot string, roots []string) map[string]string {
 						how = "which depends on a changed package"
 					}
 					why[x.dir] = fmt.Sprintf("it depends on %s from %s (workspace), %s", dep, relDir(repoRoot, y.dir), how)
-					changed[x.name], grew = true, true
+					grew = true
+					if x.name != "" {
+						changed[x.name] = true
+					}
 					break
 				}
 			}

@@ -43,6 +43,15 @@ func TestNodeWorkspaceDependents(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", g, want)
 			}
 
+			// b changed too: it still runs in full, since a changed under it.
+			ps, err = Projects(root, []string{"packages/a/index.js", "packages/b/index.js"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ps) < 2 || !strings.HasPrefix(ps[1].Checks[0].FullReason, "it depends on @ws/a from packages/a/") {
+				t.Errorf("a and b changed: b's check is not full: %+v", ps)
+			}
+
 			// Nothing changed: the root has no tests, its packages do.
 			ps, err = Projects(root, nil, nil)
 			if err != nil {
