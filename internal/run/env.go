@@ -65,7 +65,8 @@ func hasUserinfoURL(value string) bool {
 
 // Environ builds a command's environment from scratch: the base
 // environment without secret-named variables, without URLs carrying a
-// password and without ScrubExtra; pass_env names come back for checks;
+// password and without ScrubExtra; pass_env names come back for checks
+// and their dependency downloads;
 // extra is appended last.
 func (r *Runner) Environ(p Purpose, extra []string) []string {
 	base := r.BaseEnv
@@ -78,7 +79,7 @@ func (r *Runner) Environ(p Purpose, extra []string) []string {
 		if !ok {
 			continue
 		}
-		passed := p == Check && slices.Contains(r.PassEnv, name)
+		passed := (p == Check || p == Download) && slices.Contains(r.PassEnv, name)
 		if !passed && (IsSecretName(name) || hasUserinfoURL(value) || slices.Contains(r.ScrubExtra, name)) {
 			continue
 		}

@@ -175,6 +175,12 @@ func TestEnvironScrubsSecrets(t *testing.T) {
 	if check != "PATH=/bin GITHUB_TOKEN=x HOME=/root NPM_CONFIG=x CI_PASS=keep X=1" {
 		t.Fatalf("check env: %s", check)
 	}
+	if dl := strings.Join(r.Environ(Download, nil), " "); dl != "PATH=/bin GITHUB_TOKEN=x HOME=/root NPM_CONFIG=x CI_PASS=keep" {
+		t.Fatalf("download env: %s", dl)
+	}
+	if in := strings.Join(r.Environ(Internal, nil), " "); strings.Contains(in, "GITHUB_TOKEN") {
+		t.Fatalf("internal env: %s", in)
+	}
 }
 
 func TestPlainGit(t *testing.T) {

@@ -3,8 +3,12 @@ package verify
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
@@ -65,12 +69,20 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	args := downloadArgs(c.Runner)
 	shown := strings.Join(args, " ")
 	if e.r.Sandbox != nil && e.r.DownloadSandbox == nil {
-		cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded and the sandbox denies network: run %s, or set [sandbox] network = \"allow\"", shown)
+		// Read-only mode, lockdown or a domain allowlist: no download
+		// may run on its own.
+		cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded, and the sandbox gives checks no network to fetch them: run %s first", shown)
 		return cr, nil
 	}
 	if e.r.Sandbox == nil {
 		cr.CouldNotRun = "it could not download its dependencies: " + networkLine(c.Runner, cr.raw)
 		return cr, nil
+	}
+	if c.Runner == detect.Cargo {
+		if file := cargoRunsPrograms(e.cs.Root, c.Dir); file != "" {
+			cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded, and %s names programs cargo would run with the network, so chanto does not: run %s first", file, shown)
+			return cr, nil
+		}
 	}
 	if why := e.download(ctx, c, args); why != "" {
 		cr.CouldNotRun = fmt.Sprintf("it could not download its dependencies: %s failed: %s", shown, why)
@@ -85,6 +97,68 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		retry.CouldNotRun = fmt.Sprintf("it could not download its dependencies, even after %s: %s", shown, networkLine(c.Runner, retry.raw))
 	}
 	return retry, nil
+}
+
+// cargoRunsPrograms names the project file that would make cargo fetch
+// run a program of the project's choosing: a .cargo/config(.toml) that
+// sets rustc or its wrappers or a credential provider, or a
+// rust-toolchain.toml with a toolchain path. It looks from dir up to
+// root; "" when there is none.
+func cargoRunsPrograms(root, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, name := range []string{".cargo/config.toml", ".cargo/config", "rust-toolchain.toml"} {
+			file := filepath.Join(d, filepath.FromSlash(name))
+			data, err := os.ReadFile(file)
+			if err != nil {
+				continue
+			}
+			var m map[string]any
+			_, perr := toml.Decode(string(data), &m)
+			if perr != nil || namesProgram(name, m) {
+				rel, _ := filepath.Rel(root, file)
+				return filepath.ToSlash(rel)
+			}
+		}
+		if d == root || d == filepath.Dir(d) || !strings.HasPrefix(d, root) {
+			return ""
+		}
+	}
+}
+
+// namesProgram reports the keys of a cargo or rustup file that name a
+// program to run.
+func namesProgram(name string, m map[string]any) bool {
+	table := func(m map[string]any, k string) map[string]any {
+		t, _ := m[k].(map[string]any)
+		return t
+	}
+	if name == "rust-toolchain.toml" {
+		_, ok := table(m, "toolchain")["path"]
+		return ok
+	}
+	for _, k := range []string{"rustc", "rustc-wrapper", "rustc-workspace-wrapper"} {
+		if _, ok := table(m, "build")[k]; ok {
+			return true
+		}
+	}
+	reg := table(m, "registry")
+	if _, ok := reg["credential-provider"]; ok {
+		return true
+	}
+	if _, ok := reg["global-credential-providers"]; ok {
+		return true
+	}
+	if _, ok := m["credential-alias"]; ok {
+		return true
+	}
+	for _, r := range table(m, "registries") {
+		if rt, ok := r.(map[string]any); ok {
+			if _, ok := rt["credential-provider"]; ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // download runs the dependency download in dir once per run; it returns

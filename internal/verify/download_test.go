@@ -97,7 +97,7 @@ func TestChecksDownloadTheirDependencies(t *testing.T) {
 		fetched  string
 	}{
 		{"downloaded", "Verified: go vet ./... (", "go mod download"},
-		{"no download sandbox", "⚠ Not verified: go vet ./... could not run: its dependencies are not downloaded and the sandbox denies network: run go mod download, or set [sandbox] network = \"allow\".", ""},
+		{"no download sandbox", "⚠ Not verified: go vet ./... could not run: its dependencies are not downloaded, and the sandbox gives checks no network to fetch them: run go mod download first.", ""},
 		{"download fails", "⚠ Not verified: go vet ./... could not run: it could not download its dependencies: go mod download failed: ", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -171,6 +171,27 @@ func TestSweepReportDirs(t *testing.T) {
 	for _, d := range []string{live, other} {
 		if _, err := os.Stat(d); err != nil {
 			t.Errorf("%s: %v", filepath.Base(d), err)
+		}
+	}
+}
+
+func TestCargoRunsPrograms(t *testing.T) {
+	for _, tc := range []struct{ file, body, want string }{
+		{".cargo/config.toml", "[build]\nrustc-wrapper = \"./wrap.sh\"\n", ".cargo/config.toml"},
+		{".cargo/config", "[registries.my]\ncredential-provider = [\"./get-token\"]\n", ".cargo/config"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./toolchain\"\n", "rust-toolchain.toml"},
+		{"rust-toolchain.toml", "[toolchain]\nchannel = \"1.80\"\n", ""},
+		{".cargo/config.toml", "[alias]\nt = \"test\"\n[target.x86_64-unknown-linux-gnu]\nlinker = \"clang\"\n", ""},
+		{".cargo/config.toml", "[build\n", ".cargo/config.toml"},
+	} {
+		root := t.TempDir()
+		put(t, root, tc.file, tc.body)
+		crate := filepath.Join(root, "crates", "a")
+		if err := os.MkdirAll(crate, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := cargoRunsPrograms(root, crate); got != tc.want {
+			t.Errorf("%s %q: got %q, want %q", tc.file, tc.body, got, tc.want)
 		}
 	}
 }
