@@ -217,7 +217,7 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 	for _, rel := range changed {
 		// A broken manifest of a crate under a workspace root: the root's
 		// detection would not read it.
-		if path.Base(rel) == "Cargo.toml" {
+		if path.Base(rel) == "Cargo.toml" && !underSkipped(rel) {
 			if err := checkCargoToml(filepath.Join(repoRoot, filepath.FromSlash(rel)), rel); err != nil {
 				return nil, err
 			}
@@ -371,6 +371,19 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 		}
 	}
 	return p, nil
+}
+
+// underSkipped reports a path inside a folder no project search enters
+// (testdata/, vendor/, node_modules/, target/, hidden ones): a broken
+// Cargo.toml there is a fixture, not the project's manifest.
+func underSkipped(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, p := range parts[:len(parts)-1] {
+		if skipDir(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // goChecks are a Go module's checks.

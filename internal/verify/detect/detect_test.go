@@ -94,6 +94,12 @@ func TestManifestErrors(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), "core/Cargo.toml:5: ") {
 		t.Fatalf("core/Cargo.toml: %v", err)
 	}
+	// A broken fixture is not the project's manifest.
+	write(t, root, "core/Cargo.toml", "[package]\nname = \"core\"\nversion = \"0.1.0\"\n")
+	write(t, root, "core/testdata/bad/Cargo.toml", "garbage = [\n")
+	if _, err = Projects(root, []string{"core/testdata/bad/Cargo.toml"}, nil); err != nil {
+		t.Fatalf("fixture: %v", err)
+	}
 	write(t, root, "Cargo.toml", "[workspace\n")
 	_, err = Projects(root, nil, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "Cargo.toml:2: expected") {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -86,29 +87,44 @@ func workspacePackages(dir string) []nodePackage {
 	if len(globs) == 0 {
 		return nil
 	}
-	fsys := os.DirFS(dir)
+	var include, exclude []string
+	for _, g := range globs {
+		neg := strings.HasPrefix(g, "!")
+		g = strings.TrimSuffix(path.Clean(strings.TrimPrefix(strings.TrimPrefix(g, "!"), "./")), "/")
+		if neg {
+			exclude = append(exclude, g)
+		} else {
+			include = append(include, g)
+		}
+	}
+	// A walk that follows no symlink and skips node_modules: a glob of
+	// "packages/**" must not wander into pnpm's linked dependencies.
 	var dirs []string
-	for _, g := range globs {
-		if strings.HasPrefix(g, "!") {
-			continue
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
 		}
-		g = strings.TrimSuffix(path.Clean(strings.TrimPrefix(g, "./")), "/")
-		found, _ := doublestar.Glob(fsys, path.Join(g, "package.json"))
-		for _, m := range found {
-			if !strings.Contains(m, "node_modules/") {
-				dirs = append(dirs, path.Dir(m))
+		if p != dir && skipDir(d.Name()) {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." || !fileExists(filepath.Join(p, "package.json")) {
+			return nil
+		}
+		matches := func(globs []string) bool {
+			for _, g := range globs {
+				if ok, _ := doublestar.Match(g, rel); ok {
+					return true
+				}
 			}
+			return false
 		}
-	}
-	for _, g := range globs {
-		if ex, ok := strings.CutPrefix(g, "!"); ok {
-			ex = strings.TrimSuffix(path.Clean(strings.TrimPrefix(ex, "./")), "/")
-			dirs = slices.DeleteFunc(dirs, func(d string) bool {
-				ok, _ := doublestar.Match(ex, d)
-				return ok
-			})
+		if matches(include) && !matches(exclude) {
+			dirs = append(dirs, rel)
 		}
-	}
+		return nil
+	})
 	slices.Sort(dirs)
 	dirs = slices.Compact(dirs)
 	var pkgs []nodePackage
