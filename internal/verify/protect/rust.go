@@ -206,7 +206,9 @@ func (a *rustAnalyzer) assertText(n *node, name string) string {
 	case strings.HasSuffix(name, "assert"):
 		keep = min(keep, 1)
 	}
-	if keep == len(args) {
+	// What follows is a message only when it starts with its format
+	// string; a comma inside f::<A, B>(x) splits the checked values too.
+	if keep == len(args) || !strings.HasPrefix(args[keep], `"`) {
 		return a.tk.norm(n)
 	}
 	return name + " ! ( " + strings.Join(args[:keep], " , ") + " )"

@@ -51,6 +51,7 @@ func TestRustEdits(t *testing.T) {
 		{"same", f, base, base, ""},
 		{"new test", f, base, sub(base, "    #[test]\n    fn adds() {", "    #[test]\n    fn adds_zero() {\n        assert_eq!(add(0, 0), 0);\n    }\n\n    #[test]\n    fn adds() {"), ""},
 		{"non-test code", f, base, sub(base, "    a + b\n", "    b + a\n"), ""},
+		{"generic call, value changed", f, sub(base, "assert_eq!(add(2, 3), 5);", "assert_eq!(add::<i32, i32>(2, 3), 5);"), sub(base, "assert_eq!(add(2, 3), 5);", "assert_eq!(add::<i32, i32>(2, 3), 6);"), BodyChanged},
 		{"message added", f, base, sub(base, "        assert_eq!(add(2, 3), 5);", "        assert_eq!(add(2, 3), 5, \"two and three make {}\", 5);"), ""},
 		{"reformat and comment", f, base, sub(base, "        assert_eq!(add(2, 3), 5);", "        // two and three\n        assert_eq!(\n            add(2, 3),\n            5,\n        );"), ""},
 		{"crlf", f, base, strings.ReplaceAll(base, "\n", "\r\n"), ""},
