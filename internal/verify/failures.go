@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -193,10 +195,10 @@ func (g *goJSON) line(b []byte) {
 			g.build[ev.Package] = true
 		}
 		// Tests still running when their package failed never finished:
-		// the binary crashed (a stack overflow, a panic in a goroutine,
-		// the -timeout panic) while they ran.
-		for k, t := range g.tests {
-			if t.pkg == ev.Package {
+		// the binary died (a stack overflow, a panic in a goroutine, the
+		// -timeout panic) while they ran or waited to (t.Parallel).
+		for _, k := range slices.Sorted(maps.Keys(g.tests)) {
+			if t := g.tests[k]; t.pkg == ev.Package {
 				t.failed, t.crashed = true, true
 				g.failed = append(g.failed, t)
 				g.text.Write(t.out)
@@ -263,7 +265,7 @@ func (g *goJSON) finish(res run.Result) outcome {
 			name = path.Base(t.pkg) + "." + t.name
 		}
 		if t.crashed {
-			name += " (did not finish: the test binary crashed)"
+			name += " (did not finish: its test binary died)"
 		}
 		o.failures = append(o.failures, Failure{ID: t.pkg + "." + t.name, Name: name})
 	}
@@ -537,7 +539,7 @@ var (
 	cargoBuild   = regexp.MustCompile("^error: could not compile `([^`]+)`")
 	// cargoCrash is cargo's word on a test binary killed by a signal
 	// (a stack overflow, an abort): no "test x ... FAILED" line names it.
-	cargoCrash = regexp.MustCompile("process didn't exit successfully: `(?:[^`]*/)?([^`/]+?)(?:-[0-9a-f]{16})?` \\(signal: (\\d+)(?:, (\\w+))?")
+	cargoCrash = regexp.MustCompile("process didn't exit successfully: `(?:[^`\\s]*/)?([^`/\\s]+?)(?:-[0-9a-f]{16})?(?:\\s[^`]*)?` \\(signal: (\\d+)(?:, (\\w+))?")
 )
 
 // parseCargo names failures by test binary (crate or integration test) and

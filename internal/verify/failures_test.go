@@ -108,7 +108,7 @@ func TestGoJSONCrash(t *testing.T) {
 {"Action":"fail","Package":"m/a","Elapsed":6.6}
 `
 	o := collect(t, detect.Go, out, run.Result{ExitCode: 1}, "")
-	if len(o.failures) != 1 || o.failures[0].ID != "m/a.TestF" || o.failures[0].Name != "TestF (did not finish: the test binary crashed)" {
+	if len(o.failures) != 1 || o.failures[0].ID != "m/a.TestF" || o.failures[0].Name != "TestF (did not finish: its test binary died)" {
 		t.Fatalf("failures = %+v", o.failures)
 	}
 	if !strings.Contains(o.text, "fatal error: stack overflow") {
@@ -127,6 +127,7 @@ func TestTextParsers(t *testing.T) {
 		{detect.Cargo, "error[E0425]: cannot find value `c`\nerror: could not compile `adder` (lib test) due to 1 previous error\n", []string{"adder [build failed]"}, -1},
 		{detect.Cargo, "running 0 tests\n\nrunning 0 tests\n", nil, 0},
 		{detect.Cargo, "     Running tests/a.rs (/t/debug/deps/a-9f985b3a9f8178d3)\n\nrunning 1 test\n\nthread 'a' has overflowed its stack\nfatal runtime error: stack overflow, aborting\nerror: test failed, to rerun pass `--test a`\n\nCaused by:\n  process didn't exit successfully: `/t/debug/deps/a-9f985b3a9f8178d3` (signal: 6, SIGABRT: process abort signal)\n", []string{"a [crashed]"}, 1},
+		{detect.Cargo, "     Running tests/b.rs (/t/debug/deps/b-9f985b3a9f8178d3)\n\nrunning 1 test\nerror: test failed, to rerun pass `--test b`\n\nCaused by:\n  process didn't exit successfully: `/t/debug/deps/b-9f985b3a9f8178d3 --nocapture` (signal: 11, SIGSEGV: invalid memory reference)\n", []string{"b [crashed]"}, 1},
 		{detect.Unittest, "F.\n======\nFAIL: test_x (tests.test_m.TestM.test_x)\n------\nRan 2 tests in 0.001s\n", []string{"TestM.test_x"}, 2},
 		{detect.Unittest, "ERROR: test_y (tests.test_m.TestM)\nRan 1 test in 0.001s\n", []string{"TestM.test_y"}, 1},
 		{detect.GoVet, "# m/syntax\n# [m/syntax]\nvet: syntax/parser.go:1889:6: declared and not used: i\n./a.go:3:2: fmt.Printf format %d has arg s of wrong type string\n", []string{"syntax/parser.go:1889: declared and not used: i", "a.go:3: fmt.Printf format %d has arg s of wrong type string"}, -1},
