@@ -72,8 +72,8 @@ var programRunners = map[string]bool{
 type listPkg struct {
 	ImportPath, Name, Dir, ForTest string
 	Module                         *struct {
-		Path string
-		Main bool
+		Path, Dir string
+		Main      bool
 	}
 	Imports, TestImports, XTestImports  []string
 	GoFiles, CgoFiles, CFiles, CXXFiles []string
@@ -101,11 +101,27 @@ func loadGoGraph(ctx context.Context, r *run.Runner, dir string) (*goGraph, erro
 	return parseGoList(&stdout, dir)
 }
 
+// sameDir reports whether two folder paths name one folder.
+func sameDir(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
+}
+
 // parseGoList reduces a go list JSON stream to a goGraph.
 func parseGoList(rd io.Reader, dir string) (*goGraph, error) {
 	dec := json.NewDecoder(rd)
 	var all []*listPkg
 	g := &goGraph{}
+	// In a go.work every used module is a main module: the one is the
+	// module in dir.
+	exact := false
 	for {
 		p := new(listPkg)
 		if err := dec.Decode(p); errors.Is(err, io.EOF) {
@@ -113,8 +129,12 @@ func parseGoList(rd io.Reader, dir string) (*goGraph, error) {
 		} else if err != nil {
 			return nil, fmt.Errorf("go list output: %w", err)
 		}
-		if p.Module != nil && p.Module.Main && g.Module == "" {
-			g.Module = p.Module.Path
+		if p.Module != nil && p.Module.Main && !exact {
+			if sameDir(p.Module.Dir, dir) {
+				g.Module, exact = p.Module.Path, true
+			} else if g.Module == "" {
+				g.Module = p.Module.Path
+			}
 		}
 		all = append(all, p)
 	}

@@ -1,6 +1,7 @@
 package selecttest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -207,5 +208,30 @@ func TestGoNarrowedCommandRuns(t *testing.T) {
 	}
 	if why, fb := FallbackReason(detect.Go, res.ExitCode, res.Output); fb {
 		t.Fatalf("a run that ran tests taken for one that could not: %s", why)
+	}
+}
+
+// In a go.work every used module is a main module; the graph is the one
+// of the module the check runs in, even when go list meets the other
+// first (it lists dependencies before their importers).
+func TestGoGraphInWorkspace(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"go.work":       "go 1.22\n\nuse (\n\t./a\n\t./b\n)\n",
+		"a/go.mod":      "module example.com/a\n\ngo 1.22\n",
+		"a/a.go":        "package a\n\nfunc A() int { return 1 }\n",
+		"b/go.mod":      "module example.com/b\n\ngo 1.22\n",
+		"b/b.go":        "package b\n\nimport \"example.com/a\"\n\nfunc B() int { return a.A() }\n",
+		"b/b_test.go":   "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { _ = B() }\n",
+		"b/c/c.go":      "package c\n",
+		"b/c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {}\n",
+	})
+	t.Setenv("GOFLAGS", "")
+	g, err := loadGoGraph(context.Background(), &run.Runner{}, filepath.Join(root, "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Module != "example.com/b" || len(g.Packages) != 2 {
+		t.Fatalf("module %q with %d packages, want example.com/b with 2", g.Module, len(g.Packages))
 	}
 }
