@@ -349,7 +349,7 @@ func (e *engine) newReportDir(ctx context.Context) (string, error) {
 
 // sweepReportDirs removes the report folders under .git that a chanto
 // killed mid-run left behind: their names carry the pid of a process
-// that is gone.
+// that is gone, and they are over an hour old.
 func sweepReportDirs(parent string) {
 	dirs, _ := filepath.Glob(filepath.Join(parent, "chanto-verify-*"))
 	for _, d := range dirs {
@@ -357,6 +357,12 @@ func sweepReportDirs(parent string) {
 		pidText, _, ok := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
 		if !ok || err != nil || pid <= 0 {
+			continue
+		}
+		// An hour's wait covers a chanto in another pid namespace
+		// sharing the repository, whose pid means nothing here.
+		fi, err := os.Stat(d)
+		if err != nil || time.Since(fi.ModTime()) < time.Hour {
 			continue
 		}
 		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
@@ -163,6 +164,15 @@ func TestSweepReportDirs(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(d, "sub"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A fresh folder may belong to a run in another pid namespace.
+	sweepReportDirs(git)
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("a folder younger than an hour was removed")
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	for _, d := range []string{left, live, other} {
+		os.Chtimes(d, old, old)
 	}
 	sweepReportDirs(git)
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
