@@ -21,6 +21,7 @@ type cargoCrate struct {
 // cargoCrates reads every Cargo.toml with a [package] under repoRoot.
 func cargoCrates(repoRoot string) []cargoCrate {
 	var crates []cargoCrate
+	roots := map[string]wsPaths{}
 	filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -41,17 +42,57 @@ func cargoCrates(repoRoot string) []cargoCrate {
 		}
 		c := cargoCrate{dir: filepath.Dir(p)}
 		c.name, _ = pkg["name"].(string)
-		c.paths = cargoPathDeps(c.dir, m)
+		c.paths = cargoPathDeps(c.dir, m, workspacePaths(repoRoot, c.dir, roots))
 		crates = append(crates, c)
 		return nil
 	})
 	return crates
 }
 
+// wsPaths are the local folders a workspace root manifest names for its
+// members: [workspace.dependencies] entries with a path (used through
+// dep = { workspace = true }) and [patch.<registry>] entries with one
+// (which replace that crate in every member's graph).
+type wsPaths struct{ deps, patches map[string]string }
+
+// workspacePaths reads the wsPaths of the workspace crate dir belongs to,
+// once per workspace root.
+func workspacePaths(repoRoot, dir string, cache map[string]wsPaths) wsPaths {
+	root := cargoWorkspaceRoot(repoRoot, dir)
+	if w, ok := cache[root]; ok {
+		return w
+	}
+	w := wsPaths{deps: map[string]string{}, patches: map[string]string{}}
+	m, _ := cargoManifest(filepath.Join(root, "Cargo.toml"))
+	ws, _ := m["workspace"].(map[string]any)
+	deps, _ := ws["dependencies"].(map[string]any)
+	for name, d := range deps {
+		if spec, ok := d.(map[string]any); ok {
+			if p, ok := spec["path"].(string); ok && p != "" {
+				w.deps[name] = absFrom(root, p)
+			}
+		}
+	}
+	patch, _ := m["patch"].(map[string]any)
+	for _, reg := range patch {
+		entries, _ := reg.(map[string]any)
+		for name, d := range entries {
+			if spec, ok := d.(map[string]any); ok {
+				if p, ok := spec["path"].(string); ok && p != "" {
+					w.patches[name] = absFrom(root, p)
+				}
+			}
+		}
+	}
+	cache[root] = w
+	return w
+}
+
 // cargoPathDeps lists the folders of a manifest's path dependencies:
 // [dependencies], [dev-dependencies], [build-dependencies] and their
-// [target.'cfg(…)'.…] forms.
-func cargoPathDeps(dir string, m map[string]any) []string {
+// [target.'cfg(…)'.…] forms, with a path of their own, inherited from the
+// workspace, or patched in by it.
+func cargoPathDeps(dir string, m map[string]any, ws wsPaths) []string {
 	var out []string
 	tables := []map[string]any{m}
 	if targets, ok := m["target"].(map[string]any); ok {
@@ -64,10 +105,17 @@ func cargoPathDeps(dir string, m map[string]any) []string {
 	for _, t := range tables {
 		for _, key := range []string{"dependencies", "dev-dependencies", "build-dependencies"} {
 			deps, _ := t[key].(map[string]any)
-			for _, d := range deps {
+			for name, d := range deps {
 				spec, _ := d.(map[string]any)
+				if real, ok := spec["package"].(string); ok && real != "" {
+					name = real
+				}
 				if p, ok := spec["path"].(string); ok && p != "" {
 					out = append(out, absFrom(dir, p))
+				} else if inherit, _ := spec["workspace"].(bool); inherit && ws.deps[name] != "" {
+					out = append(out, ws.deps[name])
+				} else if ws.patches[name] != "" {
+					out = append(out, ws.patches[name])
 				}
 			}
 		}
