@@ -207,6 +207,11 @@ func micromatchToDoublestar(g string) string {
 	g = strings.TrimPrefix(g, "<rootDir>/")
 	g = strings.TrimPrefix(g, "./")
 	g = extglob.ReplaceAllStringFunc(g, func(m string) string {
+		if m[0] == '!' {
+			// "anything but": doublestar has no negation; matching more
+			// files only puts more of them under protection.
+			return "*"
+		}
 		inner := m[2 : len(m)-1]
 		alts := strings.Split(inner, "|")
 		if m[0] == '?' || m[0] == '*' {

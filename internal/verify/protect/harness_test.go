@@ -103,6 +103,7 @@ func TestDetectorMicromatchForms(t *testing.T) {
 	for _, tc := range []struct{ file, config string }{
 		{"jest.config.js", "module.exports = { testMatch: ['<rootDir>/src/**/*.(spec|test).[jt]s?(x)'] };\n"},
 		{"vitest.config.ts", "export default defineConfig({ test: { include: ['./src/**/*.(spec|test).[jt]s?(x)'] } });\n"},
+		{"jest.config.js", "module.exports = { testMatch: ['<rootDir>/src/**/!(fixtures)/*.(spec|test).[jt]s?(x)'] };\n"},
 	} {
 		d := NewDetector(mapSource{tc.file: tc.config})
 		for p, want := range map[string]bool{
