@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -197,6 +198,20 @@ func scopeSuffix(rep *Report, e *engine) string {
 	case related:
 		return ", " + relatedText + " (full suite for the rest: " + strings.Join(reasons, "; ") + ")."
 	case len(reasons) > 0:
+		return " (full suite: " + strings.Join(reasons, "; ") + ")."
+	}
+	// Only runners without a related mode ran (node --test, mocha, make):
+	// say why they ran, as narrowable ones do.
+	if len(rep.Changed) == 0 && !rep.ChangeUnknown && rep.Checks[0].check.Runner != detect.Custom {
+		return " (full suite: no files changed)."
+	}
+	for _, c := range rep.Checks {
+		if r := c.check.Runner; r != detect.GoVet && r != detect.Custom && c.Reason != "" && !seen[c.Reason] {
+			seen[c.Reason] = true
+			reasons = append(reasons, c.Reason)
+		}
+	}
+	if len(reasons) > 0 {
 		return " (full suite: " + strings.Join(reasons, "; ") + ")."
 	}
 	if rep.Checks[0].check.Runner == "custom" {
