@@ -235,6 +235,7 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 		maps.Copy(why, goDependents(repoRoot, roots))
 		maps.Copy(why, nodeDependents(repoRoot, roots))
 		maps.Copy(why, cargoDependents(repoRoot, roots, changed))
+		maps.Copy(why, pyDependents(repoRoot, roots))
 		for _, dir := range slices.Sorted(maps.Keys(why)) {
 			if err := add(dir, why[dir]); err != nil {
 				return nil, err
