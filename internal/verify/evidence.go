@@ -157,6 +157,10 @@ func passedList(rep *Report, e *engine) string {
 			parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" (your own run, not repeated)")
 			continue
 		}
+		if c.NoTests {
+			parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" (no tests of its own)")
+			continue
+		}
 		parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" ("+formatDuration(c.Duration)+")")
 	}
 	return strings.Join(parts, ", ")

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -262,6 +263,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		rep.Checks = append(rep.Checks, cr)
 		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope+" ("+cr.Reason+")")
+		// A changed project without tests of its own (a library its
+		// dependents test) goes on to those dependents: their tests are
+		// the ones related to its change.
+		if cr.NoTests && slices.ContainsFunc(checks[i+1:], func(c detect.Check) bool { return c.FullReason != "" }) {
+			continue
+		}
 		if !cr.Passed {
 			break
 		}

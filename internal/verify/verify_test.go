@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -137,5 +138,38 @@ func TestMissingProgram(t *testing.T) {
 		if got := missingProgram(out); got != want {
 			t.Errorf("%q: %q, want %q", out, got, want)
 		}
+	}
+}
+
+// A changed module without tests of its own goes on to the modules that
+// build against it: their tests are the ones related to the change.
+func TestNoTestsGoesOnToDependents(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("GOFLAGS", "")
+	dir := gitRepo(t)
+	put(t, dir, "go.work", "go 1.22\n\nuse (\n\t./a\n\t./b\n)\n")
+	put(t, dir, "a/go.mod", "module example.com/a\n\ngo 1.22\n")
+	put(t, dir, "a/a.go", "package a\n\nfunc N() int { return 1 }\n")
+	put(t, dir, "b/go.mod", "module example.com/b\n\ngo 1.22\n\nrequire example.com/a v0.0.0\n")
+	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/a\"\n\nfunc M() int { return a.N() + 1 }\n")
+	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestM(t *testing.T) {\n\tif M() != 2 {\n\t\tt.Fatal(M())\n\t}\n}\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+
+	put(t, dir, "a/a.go", "package a\n\n// N is one.\nfunc N() int { return 1 }\n")
+	rep, err := Run(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict != Verified || !strings.Contains(rep.Evidence, "cd a && go test ./... (no tests of its own), cd b && go vet") {
+		t.Fatalf("%s: %s", rep.Verdict, rep.Evidence)
+	}
+	put(t, dir, "a/a.go", "package a\n\nfunc N() int { return 5 }\n")
+	rep, err = Run(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "⚠ Not verified: cd b && go test ./... failed: TestM."; rep.Evidence != want {
+		t.Fatalf("evidence = %q, want %q", rep.Evidence, want)
 	}
 }
