@@ -2,7 +2,6 @@ package detect
 
 import (
 	"fmt"
-	"io/fs"
 	"path/filepath"
 )
 
@@ -18,34 +17,21 @@ type cargoCrate struct {
 	paths []string
 }
 
-// cargoCrates reads every Cargo.toml with a [package] under repoRoot.
-func cargoCrates(repoRoot string) []cargoCrate {
+// cargoCrates reads the repository's Cargo.toml files that have a [package].
+func cargoCrates(repoRoot string, files *manifests) []cargoCrate {
 	var crates []cargoCrate
 	roots := map[string]wsPaths{}
-	filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != repoRoot && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() != "Cargo.toml" {
-			return nil
-		}
+	for _, p := range files.paths("Cargo.toml") {
 		m, ok := cargoManifest(p)
 		pkg, isPkg := m["package"].(map[string]any)
 		if !ok || !isPkg {
-			return nil
+			continue
 		}
 		c := cargoCrate{dir: filepath.Dir(p)}
 		c.name, _ = pkg["name"].(string)
 		c.paths = cargoPathDeps(c.dir, m, workspacePaths(repoRoot, c.dir, roots))
 		crates = append(crates, c)
-		return nil
-	})
+	}
 	return crates
 }
 
@@ -127,7 +113,7 @@ func cargoPathDeps(dir string, m map[string]any, ws wsPaths) []string {
 // depend by path on a crate holding a changed file, directly or through
 // another such crate; it maps each one's project root (its workspace
 // root) to the reason.
-func cargoDependents(repoRoot string, roots, changed []string) map[string]string {
+func cargoDependents(repoRoot string, roots, changed []string, files *manifests) map[string]string {
 	anyCargo := false
 	for _, r := range roots {
 		anyCargo = anyCargo || fileExists(filepath.Join(r, "Cargo.toml"))
@@ -135,7 +121,7 @@ func cargoDependents(repoRoot string, roots, changed []string) map[string]string
 	if !anyCargo {
 		return nil
 	}
-	crates := cargoCrates(repoRoot)
+	crates := cargoCrates(repoRoot, files)
 	if len(crates) < 2 {
 		return nil
 	}

@@ -1,9 +1,6 @@
 package detect
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestCargoPathDependents(t *testing.T) {
 	root := t.TempDir()
@@ -25,17 +22,11 @@ func TestCargoPathDependents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, p := range ps {
-		for _, c := range p.Checks {
-			got = append(got, c.Dir[len(root)+1:]+": "+c.FullReason)
-		}
-	}
 	want := "a: |b: it depends on crate a from a/ (path dependency), which changed|" +
 		"iw: it depends on crate a from a/ (path dependency), which changed|" +
 		"pw: it depends on crate a from a/ (path dependency), which changed|" +
 		"ws: it depends on crate b from b/ (path dependency), which depends on a changed crate"
-	if g := strings.Join(got, "|"); g != want {
+	if g := checkReasons(root, ps); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }

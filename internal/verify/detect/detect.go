@@ -232,10 +232,11 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 	if dependents {
 		// Projects that build against a changed one from source.
 		why := map[string]string{}
-		maps.Copy(why, goDependents(repoRoot, roots))
+		files := &manifests{root: repoRoot}
+		maps.Copy(why, goDependents(repoRoot, roots, files))
 		maps.Copy(why, nodeDependents(repoRoot, roots))
-		maps.Copy(why, cargoDependents(repoRoot, roots, changed))
-		maps.Copy(why, pyDependents(repoRoot, roots))
+		maps.Copy(why, cargoDependents(repoRoot, roots, changed, files))
+		maps.Copy(why, pyDependents(repoRoot, roots, files))
 		for _, dir := range slices.Sorted(maps.Keys(why)) {
 			if err := add(dir, why[dir]); err != nil {
 				return nil, err

@@ -91,32 +91,20 @@ func skipDir(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
-// goLayout reads every go.mod and go.work under repoRoot. Files that do
-// not parse are left out: checkGoMod reports a broken go.mod of a
+// goLayout reads the repository's go.mod and go.work files. Files that
+// do not parse are left out: checkGoMod reports a broken go.mod of a
 // project that runs.
-func goLayout(repoRoot string) (mods []goModule, works []goWork) {
-	filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+func goLayout(files *manifests) (mods []goModule, works []goWork) {
+	for _, p := range files.paths("go.mod") {
+		if m, ok := readGoMod(p); ok {
+			mods = append(mods, m)
 		}
-		if d.IsDir() {
-			if p != repoRoot && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
+	}
+	for _, p := range files.paths("go.work") {
+		if w, ok := readGoWork(p); ok {
+			works = append(works, w)
 		}
-		switch d.Name() {
-		case "go.mod":
-			if m, ok := readGoMod(p); ok {
-				mods = append(mods, m)
-			}
-		case "go.work":
-			if w, ok := readGoWork(p); ok {
-				works = append(works, w)
-			}
-		}
-		return nil
-	})
+	}
 	return mods, works
 }
 
@@ -190,7 +178,7 @@ func inside(root, p string) bool {
 // one of the module folders in roots from source, directly or through
 // another such module, and says why for each; roots themselves are left
 // out.
-func goDependents(repoRoot string, roots []string) map[string]string {
+func goDependents(repoRoot string, roots []string, files *manifests) map[string]string {
 	isRoot := map[string]bool{}
 	anyGo := false
 	for _, r := range roots {
@@ -200,7 +188,7 @@ func goDependents(repoRoot string, roots []string) map[string]string {
 	if !anyGo {
 		return nil
 	}
-	mods, works := goLayout(repoRoot)
+	mods, works := goLayout(files)
 	if len(mods) < 2 {
 		return nil
 	}

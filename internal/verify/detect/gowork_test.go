@@ -20,6 +20,18 @@ func reasons(ps []Project) string {
 	return strings.Join(out, "|")
 }
 
+// checkReasons lists each check's folder (relative to root) and
+// FullReason: "b: it builds against …|c: …".
+func checkReasons(root string, ps []Project) string {
+	var out []string
+	for _, p := range ps {
+		for _, c := range p.Checks {
+			out = append(out, c.Dir[len(root)+1:]+": "+c.FullReason)
+		}
+	}
+	return strings.Join(out, "|")
+}
+
 func TestGoWorkspaceModules(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, "go.work", "go 1.22\n\nuse (\n\t./a\n\t./b\n\t./c\n\t./d\n\t./g\n)\n")

@@ -30,16 +30,10 @@ func TestNodeWorkspaceDependents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, p := range ps {
-				for _, c := range p.Checks {
-					got = append(got, c.Dir[len(root)+1:]+": "+c.FullReason)
-				}
-			}
 			want := "packages/a: |" +
 				"packages/b: it depends on @ws/a from packages/a/ (workspace), which changed|" +
 				"packages/c: it depends on @ws/b from packages/b/ (workspace), which depends on a changed package"
-			if g := strings.Join(got, "|"); g != want {
+			if g := checkReasons(root, ps); g != want {
 				t.Errorf("got  %s\nwant %s", g, want)
 			}
 

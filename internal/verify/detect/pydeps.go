@@ -2,7 +2,6 @@ package detect
 
 import (
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"regexp"
@@ -36,31 +35,19 @@ func pyNormalize(name string) string {
 	return strings.ToLower(pySeparators.ReplaceAllString(name, "-"))
 }
 
-// pyProjects reads every pyproject.toml under repoRoot that names a project.
-func pyProjects(repoRoot string) []pyProject {
+// pyProjects reads the repository's pyproject.toml files that name a
+// project.
+func pyProjects(files *manifests) []pyProject {
 	var out []pyProject
-	filepath.WalkDir(repoRoot, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != repoRoot && (skipDir(d.Name()) || d.Name() == "venv" || d.Name() == "site-packages") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.Name() != "pyproject.toml" {
-			return nil
-		}
+	for _, p := range files.paths("pyproject.toml") {
 		var m map[string]any
 		if _, err := toml.DecodeFile(p, &m); err != nil {
-			return nil
+			continue
 		}
 		if proj := readPyProject(filepath.Dir(p), m); proj.name != "" {
 			out = append(out, proj)
 		}
-		return nil
-	})
+	}
 	return out
 }
 
@@ -118,7 +105,7 @@ func readPyProject(dir string, m map[string]any) pyProject {
 // pyDependents finds the Python projects that depend on a project in
 // roots, directly or through another such project, and says why for
 // each; a changed project that depends on another changed one too.
-func pyDependents(repoRoot string, roots []string) map[string]string {
+func pyDependents(repoRoot string, roots []string, files *manifests) map[string]string {
 	anyPy := false
 	for _, r := range roots {
 		anyPy = anyPy || fileExists(filepath.Join(r, "pyproject.toml"))
@@ -126,7 +113,7 @@ func pyDependents(repoRoot string, roots []string) map[string]string {
 	if !anyPy {
 		return nil
 	}
-	projects := pyProjects(repoRoot)
+	projects := pyProjects(files)
 	if len(projects) < 2 {
 		return nil
 	}

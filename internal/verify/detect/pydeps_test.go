@@ -1,9 +1,6 @@
 package detect
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestPythonProjectDependents(t *testing.T) {
 	root := t.TempDir()
@@ -23,14 +20,10 @@ func TestPythonProjectDependents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, p := range ps {
-		got = append(got, p.Root[len(root)+1:]+": "+p.Checks[0].FullReason)
-	}
 	want := "apps/api: it depends on acme-core from libs/core/ (pyproject.toml), which changed|" +
 		"apps/cli: it depends on api from apps/api/ (pyproject.toml), which depends on a changed project|" +
 		"libs/core: "
-	if g := strings.Join(got, "|"); g != want {
+	if g := checkReasons(root, ps); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }
