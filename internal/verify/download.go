@@ -92,7 +92,7 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	if err != nil {
 		return retry, err
 	}
-	retry.Downloaded, retry.FullRetry = shown, cr.FullRetry
+	retry.Downloaded = shown
 	if !retry.Passed && !retry.TimedOut && lackedNetwork(c.Runner, retry.raw) {
 		retry.CouldNotRun = fmt.Sprintf("it could not download its dependencies, even after %s: %s", shown, networkLine(c.Runner, retry.raw))
 	}
