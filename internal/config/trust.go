@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // TrustFile lists the trusted folders: a JSON array of absolute,
@@ -82,20 +84,12 @@ func Trust(dir string) (string, error) {
 	if err := os.MkdirAll(Home(), 0o700); err != nil {
 		return "", err
 	}
-	// Write then rename, so a crash never leaves half a trust store.
-	tmp, err := os.CreateTemp(Home(), "trusted-*.json")
-	if err != nil {
-		return "", err
+	// Temp file, fsync, rename: a crash never leaves an empty or half
+	// trust store.
+	if err := durable.WriteFile(TrustFile(), append(data, '\n'), 0o600); err != nil {
+		return "", fmt.Errorf("trust: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	return real, os.Rename(tmp.Name(), TrustFile())
+	return real, nil
 }
 
 // FindProjectRoot returns the project folder for dir: the nearest folder at

@@ -12,6 +12,8 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/llm"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // ErrNotFound reports a session that does not exist.
@@ -124,6 +126,9 @@ func setAsidePartial(path string, partial []byte, validSize int64) error {
 		return fmt.Errorf("session: %w", err)
 	}
 	_, werr := f.Write(append(bytes.TrimRight(partial, "\n"), '\n'))
+	if werr == nil {
+		werr = durable.Sync(f) // on disk before the transcript loses it
+	}
 	if err := f.Close(); werr == nil {
 		werr = err
 	}

@@ -19,6 +19,8 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/llm"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 const (
@@ -111,6 +113,12 @@ func Create(projectDir, model string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
+	// The new transcript's name and the session folder's must survive a
+	// crash too, or a synced line could sit in a file nobody finds.
+	if err := errors.Join(durable.SyncDir(dir), durable.SyncDir(filepath.Dir(dir))); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("session: %w", err)
+	}
 	return &Session{meta: meta, dir: dir, file: f}, nil
 }
 
@@ -169,7 +177,7 @@ func (s *Session) Append(msg llm.Message) error {
 	if _, err := s.file.Write(line); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	if err := s.file.Sync(); err != nil {
+	if err := durable.Sync(s.file); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
 	s.history = append(s.history, msg)
@@ -201,23 +209,15 @@ func (s *Session) Close() error {
 	return err
 }
 
-// writeMeta replaces meta.json atomically.
+// writeMeta replaces meta.json atomically and durably: a crash leaves the
+// old description or the new, never an empty file.
 func writeMeta(dir string, m Meta) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".meta-*.json")
-	if err != nil {
+	if err := durable.WriteFile(filepath.Join(dir, metaName), append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("session: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("session: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("session: %w", err)
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, metaName))
+	return nil
 }

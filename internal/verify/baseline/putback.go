@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/config"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // File is one changed file and what it was at the base.
@@ -197,7 +199,7 @@ func newSave(parent, root string) (*save, error) {
 		os.Remove(dir)
 		return nil, err
 	}
-	if err := syncDir(parent); err != nil {
+	if err := durable.SyncDir(parent); err != nil {
 		lock.Close()
 		os.Remove(dir)
 		return nil, err
@@ -219,7 +221,7 @@ func (p *save) save(files []File) error {
 			m.MadeDirs = append(m.MadeDirs, missingDirs(p.root, f.Path, m.MadeDirs)...)
 		}
 	}
-	if err := syncDir(p.dir); err != nil {
+	if err := durable.SyncDir(p.dir); err != nil {
 		return err
 	}
 	if err := writeManifest(p.dir, m); err != nil {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // The save directory of one putback holds one blob per changed file and,
@@ -93,49 +95,12 @@ func saveCurrent(root, rel, dir, blob string) (savedFile, error) {
 		return sf, fmt.Errorf("%s: not a regular file (%s)", rel, fi.Mode().Type())
 	}
 	sf.Blob = blob
-	sum, n, err := writeDurable(filepath.Join(dir, blob), content, 0o600)
+	sum, n, err := durable.Write(filepath.Join(dir, blob), content, 0o600)
 	if err != nil {
 		return sf, err
 	}
 	sf.SHA256, sf.Size = sum, n
 	return sf, nil
-}
-
-// writeDurable creates path with content and mode, fsyncs it and returns
-// the sha256 and length of what was written.
-func writeDurable(path string, content io.Reader, mode fs.FileMode) (string, int64, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return "", 0, err
-	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(f, h), content)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
-
-// syncDir makes renames and creations inside dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // writeManifest commits m into dir atomically.
@@ -145,13 +110,13 @@ func writeManifest(dir string, m *manifest) error {
 		return err
 	}
 	tmp := filepath.Join(dir, manifestName+".tmp")
-	if _, _, err := writeDurable(tmp, bytes.NewReader(data), 0o600); err != nil {
+	if _, _, err := durable.Write(tmp, bytes.NewReader(data), 0o600); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return durable.SyncDir(dir)
 }
 
 // readManifest loads dir's manifest; fs.ErrNotExist means there is none.
@@ -212,11 +177,11 @@ func tempName(abs string) string {
 }
 
 // replaceFile atomically puts content with mode (a regular file, or a
-// symlink whose target is content) at abs. durable fsyncs the file first.
+// symlink whose target is content) at abs. fsync flushes the file first.
 // The file gets a fresh mtime on purpose: build outputs made from the base
 // versions during the baseline run must look older than the restored
 // sources, or make and friends would keep them.
-func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, durable bool) error {
+func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, fsync bool) error {
 	tmp := tempName(abs)
 	_ = os.Remove(tmp)
 	if symlink {
@@ -227,8 +192,8 @@ func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, 
 		if err := os.Symlink(string(target), tmp); err != nil {
 			return err
 		}
-	} else if durable {
-		if _, _, err := writeDurable(tmp, content, mode); err != nil {
+	} else if fsync {
+		if _, _, err := durable.Write(tmp, content, mode); err != nil {
 			_ = os.Remove(tmp)
 			return err
 		}
@@ -306,7 +271,7 @@ func restoreSave(dir string, m *manifest) ([]string, error) {
 		dirs[filepath.Dir(abs)] = true
 	}
 	for d := range dirs {
-		if err := syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := durable.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
@@ -379,7 +344,7 @@ func removeSave(dir string) error {
 	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := syncDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := durable.SyncDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	return os.RemoveAll(dir)
