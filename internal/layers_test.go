@@ -15,8 +15,10 @@ const module = "github.com/chanto-dev/chanto/"
 // layer gives each package its height; a package may import only packages
 // lower than itself. A new package must be added here, deliberately.
 var layer = map[string]int{
-	"internal/event":             0,
-	"internal/config":            0,
+	"internal/safetext":          0,
+	"internal/durable":           0,
+	"internal/event":             5,
+	"internal/config":            5,
 	"internal/run":               10,
 	"internal/llm":               10,
 	"internal/policy":            10,
