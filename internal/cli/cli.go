@@ -27,7 +27,10 @@ type stdio struct {
 
 // Main runs chanto with args and returns the process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// A hang-up (the terminal closed, ssh dropped) is an interrupt like
+	// Ctrl-C: the turn stops cleanly and the exit code is 1, not the
+	// shell's 129 for a process the signal killed.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	std := &stdio{in: stdin, out: stdout, err: stderr}
 	root := newRootCmd(std)
