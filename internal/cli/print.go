@@ -73,6 +73,13 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 		if pr.schema, err = agent.LoadSchema(opts.outputSchema); err != nil {
 			return nil, usageError("%v", err)
 		}
+		if cfg.Guardrails.Enabled {
+			// --verify with a schema is refused (agentOptions.validate); the
+			// same rule holds when the configuration asked for the gate, but
+			// a setting meant for every run is no reason to refuse this one.
+			fmt.Fprintln(std.err, "chanto: warning: [guardrails] enabled = true does not apply to --output-schema runs: they have no done-gate")
+			pr.cfg.Guardrails.Enabled = false
+		}
 	}
 	pr.provider, pr.model, err = openProvider(cfg.Model, cfg)
 	if err != nil {
