@@ -66,7 +66,11 @@ func runConfig(std *stdio, asJSON bool) error {
 	fmt.Fprintf(std.out, "# project:      %s (%s)\n", root, trust)
 	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', 0)
 	for _, s := range l.Sources() {
-		fmt.Fprintf(tw, "%s = %s\t# %s\n", s.Key, s.Value, s.From)
+		note := ""
+		if s.NotInEffect {
+			note = " (not yet in effect)"
+		}
+		fmt.Fprintf(tw, "%s = %s\t# %s%s\n", s.Key, s.Value, s.From, note)
 	}
 	return tw.Flush()
 }

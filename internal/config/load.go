@@ -38,8 +38,8 @@ type Flag struct {
 // Loaded is the effective configuration and how it came about.
 type Loaded struct {
 	Config Config
-	// Warnings are project keys that were ignored, one line each, without
-	// a "warning:" prefix.
+	// Warnings are project keys that were ignored and keys set that do
+	// nothing yet, one line each, without a "warning:" prefix.
 	Warnings []string
 	// UserFile and ProjectFile are the files read ("" when absent).
 	UserFile, ProjectFile string
@@ -86,6 +86,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	if err := decodeInto(&l.Config, merged); err != nil {
 		return nil, err
 	}
+	l.warnNotInEffect()
 	return l, nil
 }
 
