@@ -129,6 +129,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	if err != nil {
 		return err
 	}
+	printProtectionDoubts(std.err, rep)
 	if opts.json {
 		enc := json.NewEncoder(std.out)
 		enc.SetIndent("", "  ")
@@ -176,6 +177,18 @@ func printReport(w io.Writer, rep *verify.Report) {
 		}
 	}
 	fmt.Fprintln(w, rep.Evidence)
+}
+
+// printProtectionDoubts says on stderr which runner configurations test
+// protection could not read with certainty, and where it guards no file
+// of a runner that has tests: never a silent pass.
+func printProtectionDoubts(w io.Writer, rep *verify.Report) {
+	for _, d := range rep.ConfigsNotUnderstood {
+		fmt.Fprintf(w, "chanto: test protection: %s (%s) not understood: %s; guarding what it seems to say and %s's default test patterns\n", d.File, d.Runner, d.Reason, d.Runner)
+	}
+	for _, g := range rep.Unguarded {
+		fmt.Fprintf(w, "chanto: test protection guards none of the %d files named like %s tests in %s (%s is one): check the runner configuration, protection compares none of them\n", g.Tests, g.Runner, g.Dir, g.Example)
+	}
 }
 
 // progressLine rewrites one line of stderr in place.

@@ -55,6 +55,36 @@ func (s GitSource) ReadFile(p string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// ListDir returns the names in folder dir ("." for the root) at Rev, so
+// protection reads only the runner configurations that exist.
+func (s GitSource) ListDir(dir string) ([]string, error) {
+	if s.Rev == "" {
+		return nil, nil
+	}
+	ctx := s.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	tree := s.Rev + ":"
+	if dir != "." && dir != "" {
+		tree += dir
+	}
+	var out bytes.Buffer
+	res, err := s.Runner.Run(ctx, run.Spec{
+		Args:    gitArgs("ls-tree", "-z", "--name-only", tree),
+		Dir:     s.Root,
+		Purpose: run.Internal,
+		Stdout:  &out,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.ExitCode != 0 {
+		return nil, nil // no such folder at Rev
+	}
+	return strings.FieldsFunc(out.String(), func(r rune) bool { return r == 0 }), nil
+}
+
 // DirSource reads files from a folder on disk (the working tree). It
 // implements protect.Source.
 type DirSource string
@@ -65,4 +95,21 @@ func (d DirSource) ReadFile(p string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
 	}
 	return os.ReadFile(filepath.Join(string(d), filepath.FromSlash(path.Clean(p))))
+}
+
+// ListDir returns the names in folder dir.
+func (d DirSource) ListDir(dir string) ([]string, error) {
+	return listDir(filepath.Join(string(d), filepath.FromSlash(path.Clean(dir))))
+}
+
+func listDir(dir string) ([]string, error) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Name()
+	}
+	return out, nil
 }

@@ -118,6 +118,13 @@ type Report struct {
 	AlreadyFailing []Failure `json:"already_failing"`
 	// Violations are test-protection findings; any one fails the gate.
 	Violations []protect.Violation `json:"violations"`
+	// ConfigsNotUnderstood are runner configurations protection could not
+	// read with certainty; it guarded the union of what they seem to say
+	// and the runner's defaults.
+	ConfigsNotUnderstood []protect.ConfigDoubt `json:"configs_not_understood"`
+	// Unguarded are runner folders with files named like tests of which
+	// protection guards none: a misread configuration, never a silent pass.
+	Unguarded []protect.Guard `json:"unguarded,omitempty"`
 	// ScopeReasons says why each check ran at the scope it did.
 	ScopeReasons []string `json:"scope_reasons"`
 	// Problem is what stopped the gate before any check ran (a broken
@@ -230,7 +237,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Root: e.cs.Root, Base: e.cs.Base, Git: e.cs.Git, Changed: e.cs.Changed, ChangeUnknown: e.cs.Unknown,
-		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ScopeReasons: []string{}}
+		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ConfigsNotUnderstood: []protect.ConfigDoubt{}, ScopeReasons: []string{}}
 	if err := e.protect(rep); err != nil {
 		return nil, err
 	}
@@ -314,10 +321,13 @@ func (e *engine) protect(rep *Report) error {
 	if !e.opts.ProtectTests || e.src == nil || e.cs.Unknown || len(e.cs.Changed) == 0 {
 		return nil
 	}
-	vs, err := protect.Compare(e.src, DirSource(e.cs.Root), e.cs.Changed, protect.Options{Root: e.cs.Root, AllowEdits: e.allowEdits()})
+	res, err := protect.Check(e.src, DirSource(e.cs.Root), e.cs.Changed, protect.Options{Root: e.cs.Root, AllowEdits: e.allowEdits()})
 	if err != nil {
 		return fmt.Errorf("test protection: %w", err)
 	}
+	vs := res.Violations
+	rep.ConfigsNotUnderstood = append(rep.ConfigsNotUnderstood, res.Doubts...)
+	rep.Unguarded = protect.Unguarded(protect.Guards(e.cs.Root, protect.NewDetector(DirSource(e.cs.Root))))
 	for _, v := range vs {
 		e.emit(event.Event{Type: event.ProtectViolation, Violation: &event.Violation{
 			File: v.File, Test: v.Test, Line: v.Line, Kind: string(v.Kind), Before: v.Before, After: v.After, Message: v.Message}})

@@ -33,8 +33,15 @@ func pytestConfigs(src Source) []map[string]string {
 	return out
 }
 
-// pytestOptions parses one config file's pytest section; nil when absent.
+// pytestOptions parses one config file's pytest section; nil when absent
+// or unreadable.
 func pytestOptions(file string, b []byte) map[string]string {
+	kv, _ := pytestOptionsErr(file, b)
+	return kv
+}
+
+// pytestOptionsErr is pytestOptions saying why a file could not be read.
+func pytestOptionsErr(file string, b []byte) (map[string]string, error) {
 	if path.Base(file) == "pyproject.toml" {
 		var doc struct {
 			Tool struct {
@@ -43,20 +50,23 @@ func pytestOptions(file string, b []byte) map[string]string {
 				} `toml:"pytest"`
 			} `toml:"tool"`
 		}
-		if _, err := toml.Decode(string(b), &doc); err != nil || doc.Tool.Pytest.Ini == nil {
-			return nil
+		if _, err := toml.Decode(string(b), &doc); err != nil {
+			return nil, fmt.Errorf("does not parse as TOML: %w", err)
+		}
+		if doc.Tool.Pytest.Ini == nil {
+			return nil, nil
 		}
 		out := map[string]string{}
 		for k, v := range doc.Tool.Pytest.Ini {
 			out[k] = strings.Join(flattenValue(v), " ")
 		}
-		return out
+		return out, nil
 	}
 	section := "pytest"
 	if path.Base(file) == "setup.cfg" {
 		section = "tool:pytest"
 	}
-	return parseINI(string(b))[section]
+	return parseINI(string(b))[section], nil
 }
 
 // parseINI reads sections of key = value lines with indented
@@ -172,7 +182,7 @@ func jsConfigValues(name string, b []byte) map[string][]string {
 		if k == nil || v == nil {
 			return true
 		}
-		key := stringValue(k, b)
+		key := keyName(k, b)
 		out[key] = append(out[key], literals(v, b)...)
 		if v.kind != "object" && v.kind != "array" {
 			return true

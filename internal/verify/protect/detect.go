@@ -1,43 +1,43 @@
 package protect
 
 import (
-	"encoding/json"
 	"path"
-	"regexp"
+	"sort"
 	"strings"
-
-	"github.com/bmatcuk/doublestar/v4"
+	"sync"
 )
 
-// Detector decides which files are test files, from language conventions
-// and the project's runner configuration (pytest, jest, vitest).
+// Detector decides which files are test files: which files each runner of
+// the project collects, from the language's rules and the runner
+// configuration nearest to the file (pytest, jest, vitest, mocha, node
+// --test, cargo, Maven). A configuration it cannot read with certainty
+// widens the rules to the union of what it seems to say and the runner's
+// defaults, and is listed by Doubts.
 type Detector struct {
-	pyFiles     []string // python_files basename globs
-	pyTestpaths []string
-	pyFuncs     []string // python_functions prefixes
-	pyClasses   []string // python_classes prefixes
-	jsMatch     []string // doublestar globs
-	jsRegex     []*regexp.Regexp
+	src Source
+
+	mu     sync.Mutex
+	dirs   map[string][]string // dir → names, for sources that list
+	py     map[string]*pyRules // config dir → rules
+	js     map[string]*jsRules
+	cargo  map[string]*cargoRules
+	jvm    map[string]*jvmRules
+	doubts map[string]ConfigDoubt
 }
 
-// NewDetector reads the runner configuration at the root of src; a nil
-// src gives the conventional defaults.
+// ConfigDoubt names a runner configuration that was not understood with
+// certainty, and so was widened by the runner's default patterns.
+type ConfigDoubt struct {
+	File   string `json:"file"`
+	Runner string `json:"runner"`
+	Reason string `json:"reason"`
+}
+
+// NewDetector reads runner configuration from src as files are asked
+// about; a nil src gives the conventional defaults.
 func NewDetector(src Source) *Detector {
-	d := &Detector{}
-	if src != nil {
-		d.loadPytest(src)
-		d.loadJS(src)
-	}
-	if len(d.pyFiles) == 0 {
-		d.pyFiles = []string{"test_*.py", "*_test.py"}
-	}
-	if len(d.pyFuncs) == 0 {
-		d.pyFuncs = []string{"test"}
-	}
-	if len(d.pyClasses) == 0 {
-		d.pyClasses = []string{"Test"}
-	}
-	return d
+	return &Detector{src: src, dirs: map[string][]string{}, py: map[string]*pyRules{}, js: map[string]*jsRules{},
+		cargo: map[string]*cargoRules{}, jvm: map[string]*jvmRules{}, doubts: map[string]ConfigDoubt{}}
 }
 
 var defaultDetector = NewDetector(nil)
@@ -53,181 +53,145 @@ func IsTestFile(p string, d ...*Detector) bool {
 	return det.IsTestFile(p)
 }
 
-// IsTestFile reports whether p is a test file by path.
+// IsTestFile reports whether p is a test file by path. For Go, Python and
+// JavaScript it is Collects; Rust files under tests/ and Java files under
+// src/test or named like tests count even where no target runs them, so
+// that their edits are compared.
 func (d *Detector) IsTestFile(p string) bool {
-	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	p = cleanPath(p)
 	if strings.Contains("/"+p+"/", "/node_modules/") {
 		return false
 	}
-	base := path.Base(p)
 	switch langOf(p) {
-	case "go":
-		return strings.HasSuffix(base, "_test.go")
-	case "python":
-		return d.isPyTest(p, base)
-	case "javascript", "typescript", "tsx":
-		return d.isJSTest(p, base)
 	case "rust":
 		return strings.HasPrefix(p, "tests/") || strings.Contains(p, "/tests/")
 	case "java":
+		base := path.Base(p)
 		stem := strings.TrimSuffix(base, ".java")
 		return strings.Contains("/"+p, "/src/test/") || strings.HasSuffix(stem, "Test") ||
 			strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "IT") || strings.HasPrefix(stem, "Test")
 	}
-	return false
+	ok, _ := d.Collects(p)
+	return ok
+}
+
+// Collects reports whether the project's runner collects p as a test file
+// and, when it does not, why not (for a report). It is the interface the
+// runner registry calls: what a runner collects is decided here.
+func (d *Detector) Collects(p string) (bool, string) {
+	p = cleanPath(p)
+	if strings.Contains("/"+p+"/", "/node_modules/") {
+		return false, "node_modules is never collected"
+	}
+	switch langOf(p) {
+	case "go":
+		return goCollects(p)
+	case "python":
+		return d.pyRulesFor(p).collects(p)
+	case "javascript", "typescript", "tsx":
+		return d.jsRulesFor(p).collects(p)
+	case "rust":
+		return d.cargoRulesFor(p).collects(p)
+	case "java":
+		return d.jvmRulesFor(p).collects(p)
+	}
+	return false, "not a test language"
+}
+
+// Doubts lists the configurations read so far that were not understood
+// with certainty, by file.
+func (d *Detector) Doubts() []ConfigDoubt {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]ConfigDoubt, 0, len(d.doubts))
+	for _, c := range d.doubts {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}
+
+func (d *Detector) doubt(file, runner, reason string) {
+	d.doubts[file] = ConfigDoubt{File: file, Runner: runner, Reason: reason}
 }
 
 // ShouldSnapshot reports whether a turn-start snapshot must keep p's bytes
 // so Compare can see tampering: test files, files that may hold tests
-// (any Rust or Java source) and harness files.
+// (any Rust or Java source), files a runner could collect under its
+// defaults, and harness files.
 func (d *Detector) ShouldSnapshot(p string) bool {
 	switch langOf(p) {
 	case "rust", "java":
 		return true
 	}
-	return d.IsTestFile(p) || harnessKind(p) != "" || isGoldenFile(p)
+	return d.IsTestFile(p) || looksLikeJSTest(cleanPath(p)) || harnessKind(p) != "" || isGoldenFile(p)
 }
 
-func (d *Detector) isPyTest(p, base string) bool {
-	if base == "conftest.py" {
-		return false
-	}
-	ok := false
-	for _, g := range d.pyFiles {
-		if m, _ := path.Match(g, base); m {
-			ok = true
-		}
-	}
-	if !ok || len(d.pyTestpaths) == 0 {
-		return ok
-	}
-	for _, tp := range d.pyTestpaths {
-		tp = strings.Trim(path.Clean(tp), "/")
-		if tp == "." || p == tp || strings.HasPrefix(p, tp+"/") {
-			return true
-		}
-		if m, _ := doublestar.Match(tp+"/**", p); m {
-			return true
-		}
-	}
-	return false
+func cleanPath(p string) string {
+	return strings.TrimPrefix(path.Clean(strings.ReplaceAll(p, "\\", "/")), "./")
 }
 
-func (d *Detector) isJSTest(p, base string) bool {
-	if len(d.jsMatch) > 0 || len(d.jsRegex) > 0 {
-		for _, g := range d.jsMatch {
-			if m, _ := doublestar.Match(g, p); m {
-				return true
-			}
-			if m, _ := doublestar.Match(strings.TrimPrefix(g, "**/"), p); m {
-				return true
-			}
+// ancestors returns p's directories from the nearest to the root (".").
+func ancestors(p string) []string {
+	var out []string
+	for dir := path.Dir(p); ; dir = path.Dir(dir) {
+		out = append(out, dir)
+		if dir == "." || dir == "/" {
+			return out
 		}
-		for _, re := range d.jsRegex {
-			if re.MatchString("/" + p) {
-				return true
-			}
-		}
-		return false
 	}
-	// jest's __tests__; mocha's and node --test's test/ directories.
-	if strings.Contains("/"+p, "/__tests__/") || strings.Contains("/"+p, "/test/") || strings.Contains("/"+p, "/tests/") {
+}
+
+// rel returns p relative to dir ("." for the root).
+func rel(dir, p string) string {
+	if dir == "." {
+		return p
+	}
+	return strings.TrimPrefix(p, dir+"/")
+}
+
+// DirLister is implemented by sources that list a folder's names cheaply;
+// the detector then reads only the configuration files that exist.
+type DirLister interface {
+	ListDir(dir string) ([]string, error)
+}
+
+// has reports whether dir/name may exist: always true for a source that
+// does not list.
+func (d *Detector) has(dir, name string) bool {
+	l, ok := d.src.(DirLister)
+	if !ok {
 		return true
 	}
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || strings.HasSuffix(stem, "-test") ||
-		strings.HasSuffix(stem, "_test") || strings.HasPrefix(stem, "test-") || stem == "test" || stem == "spec"
-}
-
-func (d *Detector) loadPytest(src Source) {
-	for _, kv := range pytestConfigs(src) {
-		if v, ok := kv["python_files"]; ok {
-			d.pyFiles = strings.Fields(v)
+	names, seen := d.dirs[dir]
+	if !seen {
+		var err error
+		if names, err = l.ListDir(dir); err != nil {
+			names = nil // cannot list: read to find out
+		} else if names == nil {
+			names = []string{}
 		}
-		if v, ok := kv["testpaths"]; ok {
-			d.pyTestpaths = strings.Fields(v)
-		}
-		if v, ok := kv["python_functions"]; ok {
-			d.pyFuncs = globPrefixes(v)
-		}
-		if v, ok := kv["python_classes"]; ok {
-			d.pyClasses = globPrefixes(v)
-		}
+		sort.Strings(names)
+		d.dirs[dir] = names
 	}
-}
-
-func globPrefixes(v string) []string {
-	var out []string
-	for _, f := range strings.Fields(v) {
-		out = append(out, strings.TrimSuffix(f, "*"))
+	if names == nil {
+		return true
 	}
-	return out
+	i := sort.SearchStrings(names, name)
+	return i < len(names) && names[i] == name
 }
 
-func (d *Detector) loadJS(src Source) {
-	var cfgs []map[string][]string
-	pkgJSON, _ := src.ReadFile("package.json")
-	defer func() { d.runnerDefaults(pkgJSON) }()
-	if b, err := src.ReadFile("package.json"); err == nil {
-		var pkg struct {
-			Jest map[string]any `json:"jest"`
-		}
-		if json.Unmarshal(b, &pkg) == nil && pkg.Jest != nil {
-			cfgs = append(cfgs, flattenJSON(pkg.Jest))
-		}
+// readAt returns dir/name's bytes, nil when missing (or no source).
+func (d *Detector) readAt(dir, name string) []byte {
+	if d.src == nil || !d.has(dir, name) {
+		return nil
 	}
-	for _, name := range jsConfigNames {
-		if b, err := src.ReadFile(name); err == nil {
-			cfgs = append(cfgs, jsConfigValues(name, b))
-		}
+	b, err := d.src.ReadFile(path.Join(dir, name))
+	if err != nil {
+		return nil
 	}
-	for _, c := range cfgs {
-		for _, g := range append(c["testMatch"], c["include"]...) {
-			d.jsMatch = append(d.jsMatch, micromatchToDoublestar(g))
-		}
-		for _, r := range c["testRegex"] {
-			if re, err := regexp.Compile(r); err == nil {
-				d.jsRegex = append(d.jsRegex, re)
-			}
-		}
-	}
+	return b
 }
-
-var jsConfigNames = []string{
-	"jest.config.js", "jest.config.ts", "jest.config.mjs", "jest.config.cjs", "jest.config.json",
-	"vitest.config.ts", "vitest.config.js", "vitest.config.mts", "vitest.config.mjs",
-	"vite.config.ts", "vite.config.js", "vite.config.mts", "vite.config.mjs",
-}
-
-var extglob = regexp.MustCompile(`[?+*@!]\(([^()]*)\)`)
-
-// micromatchToDoublestar rewrites the extglobs jest uses (?(x), +(a|b),
-// @(a|b)) into doublestar alternations.
-func micromatchToDoublestar(g string) string {
-	g = strings.TrimPrefix(g, "<rootDir>/")
-	g = strings.TrimPrefix(g, "./")
-	g = extglob.ReplaceAllStringFunc(g, func(m string) string {
-		if m[0] == '!' {
-			// "anything but": doublestar has no negation; matching more
-			// files only puts more of them under protection.
-			return "*"
-		}
-		inner := m[2 : len(m)-1]
-		alts := strings.Split(inner, "|")
-		if m[0] == '?' || m[0] == '*' {
-			alts = append(alts, "")
-		}
-		return "{" + strings.Join(alts, ",") + "}"
-	})
-	// A plain group, *.(spec|test).ts, is one of its alternatives.
-	return plainGroup.ReplaceAllStringFunc(g, func(m string) string {
-		return "{" + strings.ReplaceAll(m[1:len(m)-1], "|", ",") + "}"
-	})
-}
-
-// plainGroup is a parenthesised list of alternatives with no extglob
-// sign before it (those are rewritten first).
-var plainGroup = regexp.MustCompile(`\([^()]*\|[^()]*\)`)
 
 // detectorPair answers for the union of base and current configuration, so
 // a file that was a test file in either tree is compared.
@@ -246,4 +210,17 @@ func (d *detectorPair) candidate(p string) bool {
 		return true
 	}
 	return d.isTestFile(p)
+}
+
+// doubts merges both trees' doubts, the current tree's first.
+func (d *detectorPair) doubts() []ConfigDoubt {
+	seen := map[string]bool{}
+	var out []ConfigDoubt
+	for _, c := range append(d.cur.Doubts(), d.base.Doubts()...) {
+		if !seen[c.File] {
+			seen[c.File] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -1,5 +1,7 @@
 package protect
 
+import "fmt"
+
 // movedTests drops test_removed reports (and "test table removed" ones) for
 // tests that reappear, same name and same body, in another test file the
 // change added or edited: a test split out of a long file, or moved to the
@@ -95,4 +97,50 @@ func (c *comparer) wholeModel(src Source, p string) (m *fileModel) {
 		m.path = p
 	}
 	return m
+}
+
+// movedOut reports the tests of the deleted test file p that reappear, by
+// name, in a file the change added where the runner does not collect it:
+// a rename out of collection removes every test of the file.
+func (c *comparer) movedOut(p string, files []string) []Violation {
+	bm := c.wholeModel(c.base, p)
+	if bm == nil || len(bm.tests) == 0 {
+		return nil
+	}
+	for _, np := range files {
+		if np == p || langOf(np) != langOf(p) {
+			continue
+		}
+		if _, inBase, _ := read(c.base, np); inBase {
+			continue
+		}
+		ok, why := c.det.cur.Collects(np)
+		if ok {
+			continue
+		}
+		am := c.wholeModel(c.cur, np)
+		if am == nil || !shareTests(bm, am) {
+			continue
+		}
+		var out []Violation
+		for _, t := range bm.tests {
+			if t.isTable {
+				continue
+			}
+			out = append(out, Violation{File: p, Test: t.name, Line: t.line, Kind: RenamedOutOfCollection, After: np,
+				Message: fmt.Sprintf("moved to %s, which is not collected (%s): the test no longer runs; %s", np, why, Instruction)})
+		}
+		return out
+	}
+	return nil
+}
+
+// shareTests reports whether b has at least one test named as one of a's.
+func shareTests(a, b *fileModel) bool {
+	for _, t := range a.tests {
+		if !t.isTable && b.test(t.name) != nil {
+			return true
+		}
+	}
+	return false
 }

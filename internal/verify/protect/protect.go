@@ -22,21 +22,24 @@ type Kind string
 
 // The kinds of violation.
 const (
-	TestFileDeleted     Kind = "test_file_deleted"
-	TestRemoved         Kind = "test_removed"
-	TestCommentedOut    Kind = "test_commented_out"
-	AssertionRemoved    Kind = "assertion_removed"
-	AssertionLoosened   Kind = "assertion_loosened"
-	ExpectedChanged     Kind = "expected_changed"
-	TableRowsChanged    Kind = "table_rows_changed"
-	ExpectationInverted Kind = "expectation_inverted"
-	SkipAdded           Kind = "skip_added"
-	EarlyExit           Kind = "early_exit"
-	BodyChanged         Kind = "body_changed"
-	TestStrengthened    Kind = "test_strengthened"
-	HarnessWeakened     Kind = "harness_weakened"
-	TestEnvCheck        Kind = "test_env_check"
-	Unparsable          Kind = "unparsable"
+	TestFileDeleted Kind = "test_file_deleted"
+	// RenamedOutOfCollection is a test file moved or renamed where its
+	// runner no longer collects it: each of its tests is gone.
+	RenamedOutOfCollection Kind = "renamed_out_of_collection"
+	TestRemoved            Kind = "test_removed"
+	TestCommentedOut       Kind = "test_commented_out"
+	AssertionRemoved       Kind = "assertion_removed"
+	AssertionLoosened      Kind = "assertion_loosened"
+	ExpectedChanged        Kind = "expected_changed"
+	TableRowsChanged       Kind = "table_rows_changed"
+	ExpectationInverted    Kind = "expectation_inverted"
+	SkipAdded              Kind = "skip_added"
+	EarlyExit              Kind = "early_exit"
+	BodyChanged            Kind = "body_changed"
+	TestStrengthened       Kind = "test_strengthened"
+	HarnessWeakened        Kind = "harness_weakened"
+	TestEnvCheck           Kind = "test_env_check"
+	Unparsable             Kind = "unparsable"
 )
 
 // Instruction ends every report that asks for a test to be put back.
@@ -100,9 +103,26 @@ type Options struct {
 	Parallel int
 }
 
+// Result is what Check found: the violations, and the runner
+// configurations that were not understood with certainty (protection then
+// guards the union of what they seem to say and the runner's defaults).
+type Result struct {
+	Violations []Violation   `json:"violations"`
+	Doubts     []ConfigDoubt `json:"configs_not_understood"`
+}
+
 // Compare reports the test tampering between base and cur among the
 // changed paths (added, modified or deleted, slash-separated).
 func Compare(base, cur Source, changed []string, opts Options) ([]Violation, error) {
+	res, err := Check(base, cur, changed, opts)
+	if err != nil {
+		return nil, err
+	}
+	return res.Violations, nil
+}
+
+// Check is Compare that also says which configurations were doubted.
+func Check(base, cur Source, changed []string, opts Options) (*Result, error) {
 	det := newDetectorPair(base, cur)
 	files := make([]string, 0, len(changed))
 	seen := map[string]bool{}
@@ -141,7 +161,7 @@ func Compare(base, cur Source, changed []string, opts Options) ([]Violation, err
 	}
 	out = c.dropMoves(out, files)
 	out = c.movedTests(out, files)
-	return out, nil
+	return &Result{Violations: out, Doubts: det.doubts()}, nil
 }
 
 func allowed(p string, globs []string) bool {
@@ -254,13 +274,20 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 // the runner still collects.
 func (c *comparer) dropMoves(vs []Violation, files []string) []Violation {
 	out := vs[:0]
+	var moved []Violation
 	for _, v := range vs {
 		if v.Kind == TestFileDeleted && c.movedIntact(v.File) {
 			continue
 		}
+		if v.Kind == TestFileDeleted {
+			if gone := c.movedOut(v.File, files); len(gone) > 0 {
+				moved = append(moved, gone...)
+				continue
+			}
+		}
 		out = append(out, v)
 	}
-	return out
+	return append(out, moved...)
 }
 
 func (c *comparer) movedIntact(p string) (ok bool) {
@@ -280,7 +307,10 @@ func (c *comparer) movedIntact(p string) (ok bool) {
 	for np, am := range c.models {
 		// The new path must still be collected: a Java test moved out of
 		// src/test is compiled but never run; Rust tests run from any module.
-		if am == nil || am.lang != bm.lang || !(c.det.isTestFile(np) || am.lang == "rust") {
+		if am == nil || am.lang != bm.lang {
+			continue
+		}
+		if ok, _ := c.det.cur.Collects(np); !ok {
 			continue
 		}
 		if sameTests(bm, am) && sameMarkers(bm.markers, am.markers) {

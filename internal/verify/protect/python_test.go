@@ -93,7 +93,7 @@ func TestPythonEdits(t *testing.T) {
 		}
 		cur = mapSource{"tests/calc_check.py": pyBase}
 		vs, _ = Compare(base, cur, []string{f, "tests/calc_check.py"}, Options{})
-		if len(vs) != 1 || vs[0].Kind != TestFileDeleted {
+		if len(vs) != 4 || vs[0].Kind != RenamedOutOfCollection || vs[0].Test != "test_add" || vs[0].After != "tests/calc_check.py" {
 			t.Fatalf("rename out of collection: %v", vs)
 		}
 	})

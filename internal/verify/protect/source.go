@@ -28,6 +28,19 @@ func (d DirSource) ReadFile(p string) ([]byte, error) {
 	return nil, err
 }
 
+// ListDir returns the names in folder dir below the directory.
+func (d DirSource) ListDir(dir string) ([]string, error) {
+	es, err := os.ReadDir(filepath.Join(string(d), filepath.FromSlash(path.Clean("/"+dir))))
+	if err != nil {
+		return nil, nil
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Name()
+	}
+	return out, nil
+}
+
 // Snapshot is an in-memory tree, such as the test files kept at turn start.
 type Snapshot map[string][]byte
 

@@ -8,9 +8,9 @@ func TestJSRunnerDefaults(t *testing.T) {
 		name, script, from, to string
 		want                   Kind
 	}{
-		{"vitest: renamed out of include", "vitest run", "test/f.test.js", "test/f.js", TestFileDeleted},
+		{"vitest: renamed out of include", "vitest run", "test/f.test.js", "test/f.js", RenamedOutOfCollection},
 		{"vitest: renamed within include", "vitest run", "test/f.test.js", "test/g.spec.mjs", ""},
-		{"jest: moved out of __tests__", "jest --ci", "__tests__/f.js", "lib/f.js", TestFileDeleted},
+		{"jest: moved out of __tests__", "jest --ci", "__tests__/f.js", "lib/f.js", RenamedOutOfCollection},
 		{"jest: moved into __tests__", "jest", "test/f.test.js", "__tests__/f.js", ""},
 		{"mocha keeps test/", "mocha", "test/f.test.js", "test/f.js", ""},
 	}
