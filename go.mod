@@ -17,6 +17,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.23.6 // grammar: Python tests
 	github.com/tree-sitter/tree-sitter-rust v0.24.0 // grammar: Rust tests
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // grammar: TypeScript and TSX tests
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // YAML by a parser: CI definitions and .mocharc.yml for test protection
 	golang.org/x/mod v0.43.0 // go.mod and go.work files: Go modules that build against each other in one repository
 	golang.org/x/net v0.61.0 // IDNA host canonicalization in the network allowlist proxy
 	golang.org/x/sys v0.50.0 // seccomp, inotify and other Linux calls
@@ -43,7 +44,6 @@ require (
 	go.opentelemetry.io/otel v1.33.0 // indirect
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
-	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
