@@ -103,6 +103,9 @@ type Baseline struct {
 	Command        string   `json:"command"`
 	AlreadyFailing []string `json:"already_failing"`
 	DurationMS     int64    `json:"duration_ms"`
+	// Note says why the baseline did not run, or ran only in part; an
+	// empty already_failing then proves nothing.
+	Note string `json:"note,omitempty"`
 }
 
 // VerifyEnd is the gate's verdict.

@@ -389,5 +389,5 @@ func plural(n int, what string) string {
 }
 
 func (p *Policy) baselineOptions() verify.Options {
-	return verify.Options{Checks: p.opts.Checks, Full: true, Timeout: p.opts.Timeout, Runner: p.opts.Runner, NoBaseline: true}
+	return verify.Options{Checks: p.opts.Checks, Full: true, Timeout: p.opts.Timeout, Runner: p.opts.Runner, NoBaseline: true, KeepGoing: true}
 }

@@ -101,6 +101,29 @@ type Wrapper interface {
 	Wrap(cmd *exec.Cmd, spec Spec) error
 }
 
+// TempDirer is a Wrapper whose commands see a temp folder of their own
+// (the sandbox hides the host's temp folder): TempDir names it for
+// commands of purpose p, "" when there is none.
+type TempDirer interface {
+	TempDir(p Purpose) string
+}
+
+// TempDir is a folder where chanto may put files for commands of purpose p
+// to use (a copy of the tree for a baseline, report files a runner
+// writes), and read what they left: the sandbox's per-project temp folder,
+// or the host's temporary folder when commands are not sandboxed. "" means
+// the sandbox offers none, and files put anywhere outside the project are
+// out of the commands' sight.
+func (r *Runner) TempDir(p Purpose) string {
+	if r.Sandbox == nil {
+		return os.TempDir()
+	}
+	if t, ok := r.Sandbox.(TempDirer); ok {
+		return t.TempDir(p)
+	}
+	return ""
+}
+
 // Runner executes commands. The zero value runs unsandboxed with the
 // process environment, scrubbed.
 type Runner struct {

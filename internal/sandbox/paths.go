@@ -46,8 +46,10 @@ func credentialStores(env []string) []string {
 }
 
 // hideArgs covers each existing path with an empty folder or /dev/null,
-// except paths holding a root the command must see.
-func hideArgs(paths, keep []string) []string {
+// except paths holding a root the command must see. A covered folder that
+// holds temp, the command's own temp folder, gets that folder bound inside
+// the cover before the cover is made read-only.
+func hideArgs(paths, keep []string, temp string) []string {
 	var a []string
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -56,11 +58,18 @@ func hideArgs(paths, keep []string) []string {
 			continue
 		}
 		seen[p] = true
-		if fi.IsDir() {
-			a = append(a, "--tmpfs", p, "--remount-ro", p)
-		} else {
+		switch {
+		case !fi.IsDir():
 			a = append(a, "--ro-bind", "/dev/null", p)
+		case temp != "" && holdsAny(p, []string{temp}):
+			a = append(a, "--tmpfs", p, "--bind", temp, temp, "--remount-ro", p)
+			temp = ""
+		default:
+			a = append(a, "--tmpfs", p, "--remount-ro", p)
 		}
+	}
+	if temp != "" {
+		a = append(a, "--bind", temp, temp)
 	}
 	return a
 }

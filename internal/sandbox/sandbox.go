@@ -72,6 +72,10 @@ type Sandbox struct {
 	proxyOnce sync.Once
 	proxy     *Proxy
 	proxyErr  error
+
+	// temps caches TempDir per kind ("" when it could not be made).
+	tempMu sync.Mutex
+	temps  map[string]string
 }
 
 var _ run.Wrapper = (*Sandbox)(nil)
@@ -161,7 +165,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
 		}
 		helper = exe
 	}
-	args, env, err := s.bwrapArgs(cmd, helper)
+	args, env, err := s.bwrapArgs(cmd, spec, helper)
 	if err != nil {
 		return err
 	}
@@ -222,7 +226,7 @@ func firstLine(s string) string {
 }
 
 // bwrapArgs builds the bubblewrap argv and the command's environment.
-func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, error) {
+func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, spec run.Spec, helper string) ([]string, []string, error) {
 	a := []string{s.bwrap,
 		"--die-with-parent", "--new-session",
 		"--unshare-user", "--unshare-pid", "--unshare-ipc",
@@ -245,6 +249,9 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, e
 	}
 	a = append(a, "--ro-bind", helper, helperPath)
 	rw := s.writableRoots()
+	for _, d := range interpreterBinds(cmd.Env, rw) {
+		a = append(a, "--ro-bind", d, d)
+	}
 	for _, w := range rw {
 		a = append(a, "--bind", w, w)
 	}
@@ -262,9 +269,15 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, helper string) ([]string, []string, e
 	for _, p := range s.protected() {
 		a = append(a, "--ro-bind", p, p)
 	}
-	a = append(a, hideArgs(credentialStores(cmd.Env), append([]string{s.root}, rw...))...)
+	temp := s.TempDir(spec.Purpose)
+	a = append(a, hideArgs(credentialStores(cmd.Env), append([]string{s.root}, rw...), temp)...)
 	env := append([]string(nil), cmd.Env...)
-	env = setEnv(env, "TMPDIR", "/tmp")
+	if temp != "" {
+		env = setEnv(env, "TMPDIR", temp)
+		rw = append(rw, temp)
+	} else {
+		env = setEnv(env, "TMPDIR", "/tmp")
+	}
 	helperArgs := []string{helperPath, HelperArg, "--net", s.network, "--nproc", strconv.Itoa(s.maxProcs)}
 	if s.network == NetAllowlist {
 		sock, err := s.proxySocket()

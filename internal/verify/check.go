@@ -243,14 +243,25 @@ func noTestsExit(r detect.Runner, code int) bool {
 	return false
 }
 
-// notFoundLine is a shell's "program not found": bash's "bash: line 1: x:
-// command not found", dash's "sh: 1: x: not found".
-var notFoundLine = regexp.MustCompile(`(?m)^(?:/\S*/)?(?:sh|bash|dash)(?:: line \d+|: \d+)?: ([^:\n]+): (?:command )?not found`)
+// notFoundLines say "program not found": bash's "bash: line 1: x: command
+// not found", dash's "sh: 1: x: not found", env's for a #! line
+// ("/usr/bin/env: 'node': No such file or directory"), and the sandbox
+// helper's when the program is not there inside the sandbox.
+var notFoundLines = []*regexp.Regexp{
+	regexp.MustCompile(`(?m)^(?:/\S*/)?(?:sh|bash|dash)(?:: line \d+|: \d+)?: ([^:\n]+): (?:command )?not found`),
+	regexp.MustCompile(`(?m)^(?:/\S*/)?env: [‘'"]?([^’'":\n]+)[’'"]?: No such file or directory`),
+	regexp.MustCompile(`(?m)^chanto sandbox helper: exec (\S+): no such file or directory`),
+}
 
 // missingProgram finds the program a shell could not find (exit 127).
 func missingProgram(out string) string {
-	if m := notFoundLine.FindStringSubmatch(out); m != nil {
-		return strings.TrimSpace(m[1])
+	for i, re := range notFoundLines {
+		if m := re.FindStringSubmatch(out); m != nil {
+			if i == len(notFoundLines)-1 {
+				return filepath.Base(m[1]) // the helper names the path
+			}
+			return strings.TrimSpace(m[1])
+		}
 	}
 	return ""
 }
@@ -314,14 +325,17 @@ func (e *engine) progress(shown string) (stop func()) {
 }
 
 // newReportDir makes a folder for the report files runners write (junit
-// XML, jest JSON), where the check can write and chanto can read. Without
-// a sandbox that is the temporary folder. A sandboxed check has a private
-// /tmp, so the folder goes in the repository's .git directory (never part
-// of a change), if a probe run through the same sandbox can write there;
-// otherwise "" and failures are read from the runners' text.
+// XML, jest JSON), where the check can write and chanto can read: the
+// runner's temp folder for checks (run.Runner.TempDir). A sandbox without
+// one gives checks a private /tmp only, so the folder goes in the
+// repository's .git directory (never part of a change), if a probe run
+// through the same sandbox can write there; otherwise "" and failures are
+// read from the runners' text.
 func (e *engine) newReportDir(ctx context.Context) (string, error) {
-	if e.r.Sandbox == nil {
-		return os.MkdirTemp("", "chanto-verify-")
+	if d := e.r.TempDir(run.Check); d != "" {
+		// Unsandboxed, the temporary folder; sandboxed, the sandbox's
+		// per-project temp folder for checks, which they see at its own path.
+		return os.MkdirTemp(d, "chanto-verify-")
 	}
 	if e.reportParent == "" {
 		e.reportParent = "-"

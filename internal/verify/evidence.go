@@ -65,7 +65,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s.", nv, cmd, noTestsHint)
 	case !last.Passed:
-		return NotVerified, nv + cmd + " failed" + failureSummary(rep, last) + "."
+		return NotVerified, nv + cmd + " failed" + failureSummary(rep, last) + baselineNote(last) + "."
 	}
 	return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
 }
@@ -124,6 +124,17 @@ func failureSummary(rep *Report, last CheckRun) string {
 		return ": " + nameList(oldNames) + " (" + before + ")"
 	}
 	return ": " + nameList(newNames) + "; " + nameList(oldNames) + " " + before
+}
+
+// baselineNote says that the failures could not be compared with the
+// state before the change, and why: an empty "already failing" from a
+// baseline that did not run is no finding.
+func baselineNote(last CheckRun) string {
+	b := last.Baseline
+	if b == nil || b.Ran || b.Note == "" || b.Note == noBaseNote {
+		return ""
+	}
+	return " (not compared with before the change: " + strings.TrimSuffix(b.Note, ".") + ")"
 }
 
 // names are the failures as the evidence line shows them: on one line

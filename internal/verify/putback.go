@@ -15,6 +15,10 @@ import (
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
+// noBaseNote is the baseline note of a project the change added: its
+// failures are new for certain.
+const noBaseNote = "the project did not exist at the base"
+
 // classify splits the failing check's failures into new and already
 // failing. When a check failed with named failures or a plain non-zero exit,
 // the same command runs once more with the changed files put back to their
@@ -34,7 +38,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), *b)
 		rep.NewFailures = pick(last.Failures, newIDs)
 		rep.AlreadyFailing = pick(last.Failures, oldIDs)
-		last.Baseline = &BaselineRun{Kind: "copy", Ran: b.Ran, Failures: []Failure{}}
+		last.Baseline = &BaselineRun{Kind: "copy", Ran: b.Ran, Failures: []Failure{}, Note: b.Note}
 		return nil
 	}
 	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
@@ -84,7 +88,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 	for _, f := range rep.AlreadyFailing {
 		already = append(already, f.ID)
 	}
-	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS}})
+	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS, Note: b.Note}})
 	return nil
 }
 
@@ -119,7 +123,7 @@ func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttes
 	}
 	c.Dir = filepath.Join(dir, rel)
 	if _, err := os.Stat(c.Dir); err != nil {
-		return CheckRun{}, "the project did not exist at the base", nil
+		return CheckRun{}, noBaseNote, nil
 	}
 	br, err := e.execute(ctx, c, sel, label)
 	if err != nil && ctx.Err() == nil {
@@ -140,7 +144,7 @@ func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel select
 	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
 		func(ctx context.Context) error {
 			if _, err := os.Stat(c.Dir); err != nil {
-				note = "the project did not exist at the base"
+				note = noBaseNote
 				return nil
 			}
 			var err error

@@ -80,6 +80,10 @@ type Options struct {
 	FullRunSecs map[string]float64
 	// NoBaseline skips the baseline run after a failure.
 	NoBaseline bool
+	// KeepGoing runs every check even after one failed (a recorded
+	// baseline must know the failures of every check, not only the first
+	// failing one).
+	KeepGoing bool
 	// Prior, when set, is asked before each check runs whether an earlier
 	// run already settles it (the agent passes the model's own covering
 	// runs); a non-nil answer is used instead of running the check.
@@ -276,7 +280,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if cr.NoTests && slices.ContainsFunc(checks[i+1:], func(c detect.Check) bool { return c.FullReason != "" }) {
 			continue
 		}
-		if !cr.Passed {
+		if !cr.Passed && !e.opts.KeepGoing {
 			break
 		}
 	}

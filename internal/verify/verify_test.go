@@ -130,10 +130,12 @@ func TestRunNewProjectBaseline(t *testing.T) {
 
 func TestMissingProgram(t *testing.T) {
 	for out, want := range map[string]string{
-		"bash: line 1: no-such-tool: command not found\n": "no-such-tool",
-		"> test\n\nsh: 1: jest: not found\n":              "jest",
-		"/bin/sh: 1: vitest: not found\n":                 "vitest",
-		"everything is fine\n":                            "",
+		"bash: line 1: no-such-tool: command not found\n":                             "no-such-tool",
+		"> test\n\nsh: 1: jest: not found\n":                                          "jest",
+		"/bin/sh: 1: vitest: not found\n":                                             "vitest",
+		"/usr/bin/env: 'node': No such file or directory\n":                           "node",
+		"chanto sandbox helper: exec /tmp/v/bin/python3: no such file or directory\n": "python3",
+		"everything is fine\n":                                                        "",
 	} {
 		if got := missingProgram(out); got != want {
 			t.Errorf("%q: %q, want %q", out, got, want)

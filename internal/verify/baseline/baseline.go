@@ -37,6 +37,8 @@ type Run struct {
 	// command was not found, the copy could not be made): then nothing is
 	// known to have failed before, and every current failure is new.
 	Ran bool
+	// Note says why it did not run, when it did not.
+	Note string
 }
 
 // Classify splits the current failures into new ones and ones that already

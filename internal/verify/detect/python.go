@@ -146,14 +146,10 @@ func hasPytest(ctx context.Context, root, interp string, runner *run.Runner) boo
 }
 
 // probeDir is where the pytest probe runs: outside the project, so no
-// project file can shadow pytest. The temporary folder, or / when $TMPDIR
-// names a folder that does not exist.
-func probeDir() string {
-	if st, err := os.Stat(os.TempDir()); err == nil && st.IsDir() {
-		return os.TempDir()
-	}
-	return "/"
-}
+// project file can shadow pytest. It is / rather than the temporary
+// folder: a sandboxed probe cannot see a $TMPDIR outside the project (the
+// sandbox hides /tmp), and could not even start there.
+func probeDir() string { return "/" }
 
 func lookPath(name string) string {
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
