@@ -181,3 +181,82 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 		})
 	}
 }
+
+// The temp folder: each purpose's own, kept across runs, at its own path;
+// the model's commands cannot reach the checks' one, and nothing else of
+// chanto's home shows.
+func TestTempDirPerProject(t *testing.T) {
+	requireSandbox(t)
+	home := t.TempDir()
+	t.Setenv("CHANTO_HOME", home)
+	if err := os.WriteFile(filepath.Join(home, "trust.json"), []byte("secret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	r := newRunner(t, root, config.Sandbox{})
+	sb := r.Sandbox.(*Sandbox)
+	checkTmp, modelTmp := sb.TempDir(run.Check), sb.TempDir(run.Model)
+	if checkTmp == "" || modelTmp == "" || checkTmp == modelTmp || !strings.HasPrefix(checkTmp, home+"/tmp/") {
+		t.Fatalf("temp dirs %q %q", checkTmp, modelTmp)
+	}
+	run1 := func(p run.Purpose, line string) string {
+		res, err := r.Run(context.Background(), run.Spec{Shell: line, Dir: root, Purpose: p, Timeout: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(res.Output)
+	}
+	if out := run1(run.Check, `echo $TMPDIR; echo cached > "$TMPDIR/jest_0"`); strings.TrimSpace(out) != checkTmp {
+		t.Fatalf("check TMPDIR: %q, want %q", out, checkTmp)
+	}
+	if out := run1(run.Check, `cat "$TMPDIR/jest_0"`); strings.TrimSpace(out) != "cached" {
+		t.Errorf("the checks' temp folder was not kept across runs: %q", out)
+	}
+	out := run1(run.Model, `echo $TMPDIR; cat `+checkTmp+`/jest_0; cat `+home+`/trust.json; echo x > `+home+`/evil; echo x > "$TMPDIR/mine" && echo wrote`)
+	if !strings.HasPrefix(out, modelTmp+"\n") || strings.Contains(out, "cached") || strings.Contains(out, "secret") || !strings.Contains(out, "wrote") {
+		t.Errorf("model command saw: %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "evil")); err == nil {
+		t.Error("a model command wrote into chanto's home")
+	}
+	if out := run1(run.Check, `cat `+home+`/trust.json; ls /tmp`); strings.Contains(out, "secret") {
+		t.Errorf("a check read chanto's home: %q", out)
+	}
+}
+
+// An activated virtualenv and PATH entries under the hidden /tmp are
+// bound read-only; the rest of /tmp stays hidden.
+func TestInterpreterUnderTmp(t *testing.T) {
+	requireSandbox(t)
+	base, err := os.MkdirTemp("/tmp", "chanto-interp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	for _, d := range []string{"venv/bin", "tools/bin", "tools/lib", "other"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"venv/bin/python3", "tools/bin/lintit"} {
+		if err := os.WriteFile(filepath.Join(base, f), []byte("#!/bin/sh\necho ran "+f+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(base, "other", "hidden.txt"), []byte("s3cr3t"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	r := newRunner(t, root, config.Sandbox{})
+	r.BaseEnv = []string{"VIRTUAL_ENV=" + base + "/venv", "PATH=" + base + "/tools/bin:/usr/bin:/bin"}
+	res := sh(t, r, root, base+"/venv/bin/python3; lintit; ls "+base+"/tools/lib && echo lib-ok; cat "+base+"/other/hidden.txt; touch "+base+"/tools/x || echo ro")
+	out := string(res.Output)
+	for _, want := range []string{"ran venv/bin/python3", "ran tools/bin/lintit", "lib-ok", "ro"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in %q", want, out)
+		}
+	}
+	if strings.Contains(out, "s3cr3t") {
+		t.Errorf("the rest of /tmp showed: %q", out)
+	}
+}
