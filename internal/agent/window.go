@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/llm"
+
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // Context-window handling. Before each model call the conversation's size is
@@ -164,10 +166,7 @@ func mainArg(input json.RawMessage) string {
 	}
 	for _, k := range []string{"command", "path", "file_path", "pattern", "query"} {
 		if s, ok := m[k].(string); ok && s != "" {
-			if len(s) > 80 {
-				s = s[:77] + "..."
-			}
-			return s
+			return safetext.Cut(s, 80)
 		}
 	}
 	return ""

@@ -49,7 +49,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 			msg = "interrupted"
 		}
-		fmt.Fprintf(stderr, "chanto: %s\n", strings.TrimSpace(msg))
+		diag(stderr, "%s", strings.TrimSpace(msg))
 		if code == ExitError && isCobraUsage(err) {
 			code = ExitUsage
 		}

@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"text/tabwriter"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/safetext"
 	"github.com/spf13/cobra"
 )
 
@@ -50,27 +50,25 @@ func runConfig(std *stdio, asJSON bool) error {
 		if rep.Warnings == nil {
 			rep.Warnings = []string{}
 		}
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(std.out, rep)
 	}
 	for _, w := range l.Warnings {
-		fmt.Fprintf(std.err, "chanto: warning: %s\n", w)
+		diag(std.err, "warning: %s", w)
 	}
 	trust := "not trusted"
 	if l.Trusted {
 		trust = "trusted"
 	}
-	fmt.Fprintf(std.out, "# user file:    %s\n", orAbsent(l.UserFile, config.UserFile()))
-	fmt.Fprintf(std.out, "# project file: %s\n", orAbsent(l.ProjectFile, config.ProjectFile(root)))
-	fmt.Fprintf(std.out, "# project:      %s (%s)\n", root, trust)
+	fmt.Fprintf(std.out, "# user file:    %s\n", safetext.Line(orAbsent(l.UserFile, config.UserFile())))
+	fmt.Fprintf(std.out, "# project file: %s\n", safetext.Line(orAbsent(l.ProjectFile, config.ProjectFile(root))))
+	fmt.Fprintf(std.out, "# project:      %s (%s)\n", safetext.Line(root), trust)
 	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', 0)
 	for _, s := range l.Sources() {
 		note := ""
 		if s.NotInEffect {
 			note = " (not yet in effect)"
 		}
-		fmt.Fprintf(tw, "%s = %s\t# %s%s\n", s.Key, s.Value, s.From, note)
+		fmt.Fprintf(tw, "%s = %s\t# %s%s\n", safetext.Line(s.Key), safetext.Line(s.Value), safetext.Line(s.From), note)
 	}
 	return tw.Flush()
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
+	"github.com/chanto-dev/chanto/internal/safetext"
 	"github.com/chanto-dev/chanto/internal/session"
 	"github.com/spf13/cobra"
 )
@@ -42,9 +41,7 @@ func runSessions(std *stdio, asJSON bool, limit int) error {
 		if metas == nil {
 			metas = []session.Meta{}
 		}
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(metas)
+		return writeJSON(std.out, metas)
 	}
 	if len(metas) == 0 {
 		fmt.Fprintln(std.out, "no sessions yet")
@@ -53,7 +50,7 @@ func runSessions(std *stdio, asJSON bool, limit int) error {
 	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTARTED\tPROMPT\tPROJECT")
 	for _, m := range metas {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.ID, m.Created.Local().Format("2006-01-02 15:04"), promptLine(m.FirstPrompt), m.ProjectDir)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.ID, m.Created.Local().Format("2006-01-02 15:04"), promptLine(m.FirstPrompt), safetext.Line(m.ProjectDir))
 	}
 	return tw.Flush()
 }
@@ -61,12 +58,9 @@ func runSessions(std *stdio, asJSON bool, limit int) error {
 // promptLine is the first line of a prompt, cut to fit a table column.
 func promptLine(p string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(p), "\n")
-	line = strings.ReplaceAll(line, "\t", " ")
+	line = strings.TrimSpace(strings.ReplaceAll(line, "\t", " "))
 	if line == "" {
 		return "(no prompt)"
 	}
-	if utf8.RuneCountInString(line) > 60 {
-		line = string([]rune(line)[:59]) + "…"
-	}
-	return line
+	return safetext.Cut(safetext.Line(line), 60)
 }

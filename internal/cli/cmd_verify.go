@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/safetext"
 	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/verify"
 )
@@ -72,7 +72,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	}
 	cfg, warnings := loaded.Config, loaded.Warnings
 	for _, w := range warnings {
-		fmt.Fprintf(std.err, "chanto: %s\n", w)
+		diag(std.err, "%s", w)
 	}
 	switch opts.sandbox {
 	case "":
@@ -85,7 +85,8 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		if err := sandboxProbe(); err != nil {
 			// You asked for your own checks to run; nobody asked for the
 			// sandbox, so its absence is said, not fatal. Set it to make it so.
-			fmt.Fprintf(std.err, "chanto: %v\nchanto: running the checks without the sandbox; set [sandbox] mode or --sandbox to require it\n", err)
+			diag(std.err, "%v", err)
+			diag(std.err, "running the checks without the sandbox; set [sandbox] mode or --sandbox to require it")
 			cfg.Sandbox.Mode = sandbox.ModeOff
 		}
 	}
@@ -131,9 +132,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 	}
 	printProtectionDoubts(std.err, rep)
 	if opts.json {
-		enc := json.NewEncoder(std.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(std.out, rep); err != nil {
 			return err
 		}
 	} else {
@@ -165,18 +164,18 @@ func absPaths(wd string, paths []string) []string {
 // evidence line last.
 func printReport(w io.Writer, rep *verify.Report) {
 	for _, v := range rep.Violations {
-		fmt.Fprintln(w, v.String())
+		fmt.Fprintln(w, safetext.Clean(v.String()))
 	}
 	if len(rep.Violations) > 0 {
 		fmt.Fprintln(w)
 	}
 	if n := len(rep.Checks); n > 0 && !rep.Checks[n-1].Passed {
 		if out := strings.TrimSpace(rep.Checks[n-1].Output); out != "" {
-			fmt.Fprintln(w, out)
+			fmt.Fprintln(w, safetext.Clean(out))
 			fmt.Fprintln(w)
 		}
 	}
-	fmt.Fprintln(w, rep.Evidence)
+	fmt.Fprintln(w, safetext.Line(rep.Evidence))
 }
 
 // printProtectionDoubts says on stderr which runner configurations test
@@ -202,6 +201,7 @@ func (p *progressLine) show(msg string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	// One line only: a wrapped line could not be rewritten in place.
+	msg = safetext.Line(msg)
 	if r := []rune(msg); len(r) > 78 {
 		msg = string(r[:58]) + "…" + string(r[len(r)-19:])
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // runResult is what a print-mode run ends with, whatever the format.
@@ -50,6 +51,7 @@ type textOutput struct {
 
 	mu       sync.Mutex
 	streamed bool // something was streamed since the last newline
+	text     safetext.Stream
 }
 
 func (t *textOutput) Emit(e event.Event) {
@@ -60,18 +62,24 @@ func (t *textOutput) Emit(e event.Event) {
 	defer t.mu.Unlock()
 	switch e.Type {
 	case event.MessageDelta:
-		fmt.Fprint(t.out, e.Text)
-		t.streamed = !strings.HasSuffix(e.Text, "\n")
+		if text := t.text.Clean(e.Text); text != "" {
+			fmt.Fprint(t.out, text)
+			t.streamed = !strings.HasSuffix(text, "\n")
+		}
 	case event.MessageCompleted:
+		if text := t.text.Flush(); text != "" {
+			fmt.Fprint(t.out, text)
+			t.streamed = !strings.HasSuffix(text, "\n")
+		}
 		if t.streamed {
 			fmt.Fprintln(t.out)
 			t.streamed = false
 		}
 	case event.ToolStarted:
-		fmt.Fprintf(t.err, "  ▸ %s %s\n", e.Tool.Name, toolSummary(e.Tool.Input))
+		fmt.Fprintf(t.err, "  ▸ %s %s\n", safetext.Line(e.Tool.Name), toolSummary(e.Tool.Input))
 	case event.ToolCompleted:
 		if e.Tool.IsError {
-			fmt.Fprintf(t.err, "  ✗ %s: %s\n", e.Tool.Name, firstLine(e.Tool.Output))
+			fmt.Fprintf(t.err, "  ✗ %s: %s\n", safetext.Line(e.Tool.Name), safetext.FirstLine(e.Tool.Output, 120))
 		}
 	}
 }
@@ -80,13 +88,13 @@ func (t *textOutput) finish(r runResult) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.live && r.Answer != "" {
-		fmt.Fprintln(t.out, r.Answer)
+		fmt.Fprintln(t.out, safetext.Clean(r.Answer))
 	}
 	if r.Evidence != "" {
 		if r.Answer != "" {
 			fmt.Fprintln(t.out)
 		}
-		fmt.Fprintln(t.out, r.Evidence)
+		fmt.Fprintln(t.out, safetext.Line(r.Evidence))
 	}
 }
 
@@ -132,9 +140,7 @@ func (j *jsonOutput) finish(r runResult) {
 	if r.Err != nil {
 		res.Error = r.Err.Error()
 	}
-	enc := json.NewEncoder(j.out)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(res)
+	_ = writeJSON(j.out, res)
 }
 
 // toolSummary shows a call's main argument on one line.
@@ -145,16 +151,26 @@ func toolSummary(input json.RawMessage) string {
 	}
 	for _, k := range []string{"command", "path", "file_path", "pattern"} {
 		if s, ok := m[k].(string); ok {
-			return firstLine(s)
+			return safetext.FirstLine(s, 120)
 		}
 	}
 	return ""
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	if len(s) > 120 {
-		s = s[:117] + "..."
+// diag writes one diagnostic to w (stderr) as "chanto: MESSAGE". The
+// message often carries text chanto did not write (file names, a
+// provider's or a hook's words), so it goes through safetext.
+func diag(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "chanto: %s\n", safetext.Clean(fmt.Sprintf(format, args...)))
+}
+
+// writeJSON prints v as indented JSON, with the characters a terminal
+// would act on escaped (safetext.JSON).
+func writeJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
 	}
-	return s
+	_, err = w.Write(append(safetext.JSON(data), '\n'))
+	return err
 }

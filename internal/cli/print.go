@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"time"
 
@@ -43,7 +42,7 @@ func runPrint(ctx context.Context, opts *agentOptions, prompt string, std *stdio
 		return withCode(res.ExitCode, res.Err)
 	case res.Err != nil:
 		// The error is in the output already; stderr still gets one line.
-		fmt.Fprintf(std.err, "chanto: %s\n", res.Err)
+		diag(std.err, "%s", res.Err)
 		return withCode(res.ExitCode, nil)
 	case res.ExitCode != ExitOK:
 		return withCode(res.ExitCode, nil)
@@ -65,7 +64,7 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 		return nil, usageError("%v", err)
 	}
 	for _, w := range warnings {
-		fmt.Fprintf(std.err, "chanto: warning: %s\n", w)
+		diag(std.err, "warning: %s", w)
 	}
 	applyFlags(&cfg, opts)
 	pr := &printRun{opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std)}
@@ -77,7 +76,7 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 			// --verify with a schema is refused (agentOptions.validate); the
 			// same rule holds when the configuration asked for the gate, but
 			// a setting meant for every run is no reason to refuse this one.
-			fmt.Fprintln(std.err, "chanto: warning: [guardrails] enabled = true does not apply to --output-schema runs: they have no done-gate")
+			diag(std.err, "warning: [guardrails] enabled = true does not apply to --output-schema runs: they have no done-gate")
 			pr.cfg.Guardrails.Enabled = false
 		}
 	}
@@ -92,7 +91,7 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 		return nil, err
 	}
 	for _, w := range pr.session.Warnings() {
-		fmt.Fprintf(std.err, "chanto: warning: %s\n", w)
+		diag(std.err, "warning: %s", w)
 	}
 	return pr, nil
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 )
@@ -13,9 +11,9 @@ import (
 func recoverPutbacks(std *stdio) {
 	restored, err := baseline.Recover(config.HistoryDir())
 	for _, r := range restored {
-		fmt.Fprintf(std.err, "chanto: %s\n", r.Message())
+		diag(std.err, "%s", r.Message())
 	}
 	if err != nil {
-		fmt.Fprintf(std.err, "chanto: %v\n", err)
+		diag(std.err, "%v", err)
 	}
 }

@@ -130,7 +130,7 @@ func withStopHooks(cfg config.Config, root string, runner *run.Runner, inner age
 
 // warnText reports what a hook layer has to say: failed hooks and the
 // stop hook's cap. Print mode's stderr is the process's.
-func warnText(s string) { fmt.Fprintf(os.Stderr, "chanto: %s\n", s) }
+func warnText(s string) { diag(os.Stderr, "%s", s) }
 
 func warnLine(err error) {
 	if err != nil {

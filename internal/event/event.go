@@ -1,6 +1,7 @@
 // Package event defines chanto's JSONL event schema (DESIGN §7) and the
-// writers that emit it. It holds types and encoders only; it imports nothing
-// from the rest of chanto so every layer can emit events.
+// writers that emit it. It holds types and encoders only; it imports
+// nothing from the rest of chanto but safetext (so a line is safe to show
+// on a terminal), so every layer can emit events.
 package event
 
 import (
@@ -8,6 +9,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // Event types. The set is stable and documented in docs/json-output.md.
@@ -144,20 +147,27 @@ type discard struct{}
 
 func (discard) Emit(Event) {}
 
-// JSONL writes each event as one line of JSON.
+// JSONL writes each event as one line of JSON. Control characters in the
+// text are escaped, also the ones encoding/json leaves raw (DEL, C1, bidi
+// overrides), so the stream is safe to cat to a terminal.
 type JSONL struct {
-	mu  sync.Mutex
-	enc *json.Encoder
+	mu sync.Mutex
+	w  io.Writer
 }
 
 // NewJSONL returns a Sink writing JSON lines to w.
-func NewJSONL(w io.Writer) *JSONL { return &JSONL{enc: json.NewEncoder(w)} }
+func NewJSONL(w io.Writer) *JSONL { return &JSONL{w: w} }
 
 // Emit writes e; errors (a closed pipe) are dropped, as there is nowhere to report them.
 func (j *JSONL) Emit(e Event) {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	line := append(safetext.JSON(data), '\n')
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	_ = j.enc.Encode(e)
+	_, _ = j.w.Write(line)
 }
 
 // Multi fans an event out to several sinks in order.

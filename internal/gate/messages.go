@@ -6,6 +6,8 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // maxFeedback bounds the check output sent back to the model.
@@ -87,8 +89,9 @@ func trimOutput(s string) string {
 	if len(s) <= maxFeedback {
 		return s
 	}
-	head := s[:maxFeedback/4]
-	tail := s[len(s)-3*maxFeedback/4:]
+	// Byte budgets, cut at character boundaries.
+	head := safetext.Head(s, maxFeedback/4)
+	tail := safetext.Tail(s, 3*maxFeedback/4)
 	return head + "\n… [output trimmed] …\n" + tail
 }
 

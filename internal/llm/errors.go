@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // APIError is a classified provider failure. Providers return it (wrapped or
@@ -96,11 +98,7 @@ func oneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
-	const limit = 300
-	if len(s) > limit {
-		s = s[:limit] + "…"
-	}
-	return s
+	return safetext.Cut(s, 300)
 }
 
 // IsRetryable reports whether err is an APIError marked retryable.

@@ -182,3 +182,38 @@ func JSON(b []byte) []byte {
 	}
 	return out
 }
+
+// Stream cleans text that arrives in pieces (a model's streamed deltas):
+// a carriage return or a UTF-8 sequence cut at the end of a piece is held
+// until the next one, so a CRLF or a character split across two pieces is
+// judged whole.
+type Stream struct {
+	carry string
+}
+
+// Clean returns the cleaned text of chunk that can be shown now.
+func (s *Stream) Clean(chunk string) string {
+	text := s.carry + chunk
+	s.carry = ""
+	cut := len(text)
+	for i := len(text) - 1; i >= 0 && i >= len(text)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(text[i]) {
+			if !utf8.FullRuneInString(text[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	if cut > 0 && text[cut-1] == '\r' {
+		cut--
+	}
+	text, s.carry = text[:cut], text[cut:]
+	return Clean(text)
+}
+
+// Flush returns what is still held, cleaned.
+func (s *Stream) Flush() string {
+	text := s.carry
+	s.carry = ""
+	return Clean(text)
+}

@@ -79,3 +79,15 @@ func TestJSONEscapesWhatTerminalsRead(t *testing.T) {
 		t.Error("plain JSON copied")
 	}
 }
+
+func TestStreamJudgesSplitPiecesWhole(t *testing.T) {
+	var s Stream
+	var got strings.Builder
+	for _, piece := range []string{"one\r", "\ntwo ", "\xe2\x9c", "\x93 \x1b", "[2J three\r"} {
+		got.WriteString(s.Clean(piece))
+	}
+	got.WriteString(s.Flush())
+	if want := "one\ntwo ✓ \\x1b[2J three\\x0d"; got.String() != want {
+		t.Errorf("stream = %q, want %q", got.String(), want)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // fileModel is what a language analyzer extracts from one file.
@@ -227,11 +229,7 @@ func (m *fileModel) line(n int) string {
 	if n <= 0 || n > len(m.lines) {
 		return ""
 	}
-	s := strings.TrimSpace(m.lines[n-1])
-	if len(s) > 160 {
-		s = s[:157] + "..."
-	}
-	return s
+	return safetext.Cut(strings.TrimSpace(m.lines[n-1]), 160)
 }
 
 func (m *fileModel) test(name string) *testCase {
