@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -334,7 +335,7 @@ func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 		if skip != "" {
 			b.logf("%s: skipping tests that fail before any mutation: -skip %s", p.name, skip)
 			p.check.Args = append([]string{"go", "test", "-count=1", "-skip", skip}, "./...")
-			p.check.Command = selecttest.QuoteArgs(p.check.Args)
+			p.check.Command = shell.Join(p.check.Args)
 			r.skipped = skip
 		}
 	}
@@ -343,7 +344,7 @@ func (b *bench) measure(ctx context.Context, p *project) (row, error) {
 		return r, err
 	}
 	if base.failed {
-		return r, fmt.Errorf("the full suite fails before any mutation: %s", selecttest.QuoteArgs(p.check.Args))
+		return r, fmt.Errorf("the full suite fails before any mutation: %s", shell.Join(p.check.Args))
 	}
 	r.fullSecs = base.secs
 	// A mutation that makes a loop endless must not cost the whole

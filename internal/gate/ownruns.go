@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -109,34 +110,11 @@ func plainness(f *syntax.File, call *syntax.CallExpr, args []string) string {
 func literalArgs(c *syntax.CallExpr) []string {
 	var out []string
 	for _, w := range c.Args {
-		if s, ok := literal(w); ok {
+		if s, ok := shell.Literal(w); ok {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(l.Value)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
 }
 
 // runnerSpec knows one runner's flags: which take a value, which filter

@@ -21,7 +21,7 @@ func TestApproveCheckRefusesBeforeStart(t *testing.T) {
 	if !errors.As(err, &re) || re.Reason != "refused by test" {
 		t.Fatalf("err = %v, want RefusedError", err)
 	}
-	if want := "touch " + marker + ` 'a b' 'it'\''s'`; len(asked) != 1 || asked[0] != want {
+	if want := "touch " + marker + ` 'a b' "it's"`; len(asked) != 1 || asked[0] != want {
 		t.Fatalf("asked %q, want [%q]", asked, want)
 	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/shell"
 )
 
 // Purpose says who asked for a command; it decides which extra variables
@@ -271,16 +273,9 @@ func CommandLine(spec Spec) string {
 	}
 	q := make([]string, len(spec.Args))
 	for i, a := range spec.Args {
-		q[i] = shellQuote(a)
+		q[i] = shell.Quote(a)
 	}
 	return strings.Join(q, " ")
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func firstArg(spec Spec) string {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 )
 
 //go:embed bash.md
@@ -102,7 +103,7 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 // goes on its own lines so heredocs and trailing comments work.
 func bashScript(command, nonce string) string {
 	trap := `printf '\n%s%s\n' ` + nonce + ` "$PWD" >&87 2>/dev/null`
-	return "exec 87>&1\ntrap " + shellQuote(trap) + " EXIT\n" + command + "\n"
+	return "exec 87>&1\ntrap " + shell.Quote(trap) + " EXIT\n" + command + "\n"
 }
 
 // newNonce makes the marker unguessable, so no output can fake it.
@@ -188,9 +189,4 @@ func formatDuration(d time.Duration) string {
 		return fmt.Sprintf("%ds", int(d/time.Second))
 	}
 	return d.String()
-}
-
-// shellQuote single-quotes s for bash.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
@@ -136,7 +137,7 @@ func shownCommand(c detect.Check, args []string) string {
 		return c.Command
 	}
 	if len(c.Args) > 0 && args[0] == c.Args[0] {
-		tail := selecttest.QuoteArgs(c.Args[1:])
+		tail := shell.Join(c.Args[1:])
 		if prog, ok := strings.CutSuffix(c.Command, " "+tail); ok || len(c.Args) == 1 {
 			if len(c.Args) == 1 {
 				prog = c.Command
@@ -144,10 +145,10 @@ func shownCommand(c detect.Check, args []string) string {
 			if len(args) == 1 {
 				return prog
 			}
-			return prog + " " + selecttest.QuoteArgs(args[1:])
+			return prog + " " + shell.Join(args[1:])
 		}
 	}
-	return selecttest.QuoteArgs(args)
+	return shell.Join(args)
 }
 
 // executeOnce runs one selection of check c and reads its results.

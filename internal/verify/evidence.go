@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
@@ -84,7 +85,7 @@ func shortCommand(cmd string, targets []string) string {
 	shown := 0
 	cut := -1
 	for _, t := range targets {
-		q := " " + selecttest.QuoteArgs([]string{t})
+		q := " " + shell.Join([]string{t})
 		i := strings.Index(cmd[max(cut, 0):], q)
 		if i < 0 {
 			break
@@ -264,6 +265,3 @@ func formatLimit(d time.Duration) string {
 	}
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
 }
-
-// shellQuote quotes one word for bash.
-func shellQuote(s string) string { return selecttest.QuoteArgs([]string{s}) }

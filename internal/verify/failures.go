@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -399,11 +400,11 @@ func plainTestScript(dir string) bool {
 	if json.Unmarshal(data, &pkg) != nil {
 		return false
 	}
-	script := pkg.Scripts["test"]
-	if strings.ContainsAny(script, "&|;`$<>(){}\n") {
+	parsed, err := shell.Parse(pkg.Scripts["test"])
+	if err != nil || !parsed.Simple || !parsed.Commands[0].Literal {
 		return false
 	}
-	words := strings.Fields(script)
+	words := parsed.Commands[0].Args
 	for len(words) > 0 && (strings.Contains(words[0], "=") || words[0] == "npx" || words[0] == "cross-env") {
 		words = words[1:]
 	}

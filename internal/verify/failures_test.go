@@ -177,6 +177,10 @@ func TestJestTextFallback(t *testing.T) {
 		"jest && eslint .":             false,
 		"tsc; vitest run":              false,
 		"react-scripts test":           false,
+		`FOO="a b" jest`:               true,
+		"NODE_OPTIONS='--max-old-space-size=4096 --trace-warnings' vitest run": true,
+		"echo 'x' > out; jest": false,
+		"jest $(cat args)":     false,
 	} {
 		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts":{"test":`+strconv.Quote(script)+`}}`), 0o644)
 		if got := plainTestScript(dir); got != plain {

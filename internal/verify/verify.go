@@ -19,6 +19,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
@@ -423,5 +424,5 @@ func (e *engine) shownDir(dir string) string {
 	if rel == "." {
 		return ""
 	}
-	return "cd " + shellQuote(rel) + " && "
+	return "cd " + shell.Quote(rel) + " && "
 }

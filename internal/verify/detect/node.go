@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/shell"
 )
 
 // packageJSON is the part of package.json detection reads.
@@ -91,13 +93,13 @@ func scriptRunner(script string, scripts map[string]string, depth int, alone boo
 	if depth > 4 {
 		return ""
 	}
-	parts := splitScript(script)
-	alone = alone && len(parts) == 1
-	for _, part := range parts {
-		words := strings.Fields(part)
-		for len(words) > 0 && strings.Contains(words[0], "=") {
-			words = words[1:]
-		}
+	parsed, err := shell.Parse(script)
+	if err != nil {
+		return "" // not shell we can read: no runner, so plain npm test
+	}
+	alone = alone && len(parsed.Commands) == 1
+	for _, c := range parsed.Commands {
+		words := c.Args
 		wrapped := false
 		for len(words) > 0 && scriptWrappers[filepath.Base(words[0])] {
 			words, wrapped = words[1:], true
@@ -166,10 +168,4 @@ func scriptCalled(words []string) (string, int) {
 		return "", 0
 	}
 	return words[i], i
-}
-
-// splitScript splits a script on && ; and || so each command can be read.
-func splitScript(s string) []string {
-	r := strings.NewReplacer("&&", "\n", "||", "\n", ";", "\n")
-	return strings.Split(r.Replace(s), "\n")
 }

@@ -22,6 +22,13 @@ func TestNodeRunnerFollowsScripts(t *testing.T) {
 		{`{"test": "c8 --reporter=text --reporter=html mocha test/*.mjs"}`, Mocha},
 		{`{"test": "npm run test", "x": "jest"}`, NPM},
 		{`{"test": "npm run tests-only", "tests-only": "tape test/*.js"}`, NPM},
+		// Quotes are read as the shell reads them (issue 12): an assignment
+		// with a space, or quoted options, is not a command of its own.
+		{`{"test": "FOO=\"a b\" jest"}`, Jest},
+		{`{"test": "NODE_OPTIONS='--max-old-space-size=4096 --trace-warnings' vitest run"}`, Vitest},
+		{`{"test": "npm run unit", "unit": "cross-env NODE_OPTIONS='--max-old-space-size=4096' jest --ci"}`, Jest},
+		{`{"test": "echo 'a && jest'"}`, NPM},
+		{`{"test": "jest \"unclosed"}`, NPM},
 	}
 	for _, tc := range cases {
 		dir := t.TempDir()

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 func init() {
@@ -220,23 +220,12 @@ func vitestRelated(dir string, args, files []string) ([]string, string) {
 // script is one simple command with literal words. envs reports leading
 // VAR=value assignments.
 func scriptWords(script string) (words []string, envs bool) {
-	f, err := syntax.NewParser().Parse(strings.NewReader(script), "")
-	if err != nil || len(f.Stmts) != 1 {
+	parsed, err := shell.Parse(script)
+	if err != nil || !parsed.Simple || !parsed.Commands[0].Literal || len(parsed.Commands[0].Args) == 0 {
 		return nil, false
 	}
-	st := f.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || len(st.Redirs) > 0 || len(call.Args) == 0 {
-		return nil, false
-	}
-	for _, w := range call.Args {
-		lit := w.Lit()
-		if lit == "" {
-			return nil, false
-		}
-		words = append(words, lit)
-	}
-	return words, len(call.Assigns) > 0
+	c := parsed.Commands[0]
+	return c.Args, len(c.Env) > 0
 }
 
 // simpleWords splits a command line that is one simple command.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -40,7 +41,7 @@ func TestJestCommands(t *testing.T) {
 	}
 	for _, tc := range cases {
 		dir := nodeProject(t, tc.script)
-		check := detect.Check{Command: QuoteArgs(tc.args), Args: tc.args, Dir: dir, Runner: detect.Jest, Narrowable: true}
+		check := detect.Check{Command: shell.Join(tc.args), Args: tc.args, Dir: dir, Runner: detect.Jest, Narrowable: true}
 		sel := mustSelect(t, Input{Check: check, Changed: []string{"src/a.js", "src/b.ts"}})
 		if tc.want != "" {
 			wantNarrow(t, sel, tc.want)
@@ -64,7 +65,7 @@ func TestVitestCommands(t *testing.T) {
 	}
 	for _, tc := range cases {
 		dir := nodeProject(t, tc.script)
-		check := detect.Check{Command: QuoteArgs(tc.args), Args: tc.args, Dir: dir, Runner: detect.Vitest, Narrowable: true}
+		check := detect.Check{Command: shell.Join(tc.args), Args: tc.args, Dir: dir, Runner: detect.Vitest, Narrowable: true}
 		sel := mustSelect(t, Input{Check: check, Changed: []string{"src/a.js"}})
 		if tc.want != "" {
 			wantNarrow(t, sel, tc.want)

@@ -3,6 +3,7 @@ package selecttest
 import (
 	"testing"
 
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -57,7 +58,7 @@ func TestPytestArgsDropNamedPaths(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"tests/test_a.py": ""})
 	c := detect.Check{Args: []string{"/usr/bin/python3", "-m", "pytest", "-q", "tests"}, Dir: dir}
-	if got := QuoteArgs(pytestArgs(c, []string{"tests/test_a.py"})); got != "/usr/bin/python3 -m pytest -q tests/test_a.py" {
+	if got := shell.Join(pytestArgs(c, []string{"tests/test_a.py"})); got != "/usr/bin/python3 -m pytest -q tests/test_a.py" {
 		t.Fatalf("got %s", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -70,8 +71,8 @@ func TestCargoSelection(t *testing.T) {
 
 func TestCargoFlagsPlacement(t *testing.T) {
 	got := cargoArgs([]string{"cargo", "test", "--workspace", "--quiet", "--", "--nocapture"}, []string{"-p", "a"})
-	if want := "cargo test -p a --quiet -- --nocapture"; QuoteArgs(got) != want {
-		t.Fatalf("got %s, want %s", QuoteArgs(got), want)
+	if want := "cargo test -p a --quiet -- --nocapture"; shell.Join(got) != want {
+		t.Fatalf("got %s, want %s", shell.Join(got), want)
 	}
 }
 

@@ -16,8 +16,8 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Input is what selection needs.
@@ -160,7 +160,7 @@ func formatSecs(s float64) string {
 func fullSelection(c detect.Check, reason string) Selection {
 	s := Selection{Full: true, Reason: reason, Args: c.Args}
 	if len(c.Args) > 0 {
-		s.Command = QuoteArgs(c.Args)
+		s.Command = shell.Join(c.Args)
 	} else {
 		s.Command = c.Command
 	}
@@ -173,38 +173,7 @@ func narrowed(args, targets, widened []string) Selection {
 	if len(widened) > 0 {
 		reason += " (including " + strings.Join(widened, "; ") + ")"
 	}
-	return Selection{Reason: reason, Args: args, Command: QuoteArgs(args), Targets: targets, Widened: widened}
-}
-
-// QuoteArgs renders argv as one bash command line a user can paste.
-func QuoteArgs(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if plainWord(a) {
-			out[i] = a
-			continue
-		}
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			// Only strings with NUL bytes fail; they cannot be argv anyway.
-			q = strconv.Quote(a)
-		}
-		out[i] = q
-	}
-	return strings.Join(out, " ")
-}
-
-// plainWord reports words bash reads literally without quotes.
-func plainWord(s string) bool {
-	if s == "" || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "=") {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r)) {
-			return false
-		}
-	}
-	return true
+	return Selection{Reason: reason, Args: args, Command: shell.Join(args), Targets: targets, Widened: widened}
 }
 
 // sortedKeys returns the set's members in order.
