@@ -213,13 +213,31 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	if res.ExitCode == 127 && !res.TimedOut {
 		cr.NotFound = missingProgram(text)
 	}
-	cr.NoTests = !res.TimedOut && cr.NotFound == "" && len(o.failures) == 0 &&
+	if res.ExitCode == 0 && !res.TimedOut && o.noReport != "" && len(o.failures) == 0 {
+		cr.CouldNotRun = noReportReason(c, o.noReport)
+	}
+	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.failures) == 0 &&
 		((o.tests == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))) || (c.Runner == detect.Pytest && res.ExitCode == 5))
 	if c.Runner == detect.GoVet && strings.Contains(text, "no packages to vet") {
 		cr.NoTests = true // a module without a single package
 	}
-	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == ""
+	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == "" && cr.CouldNotRun == ""
 	return cr, nil
+}
+
+// noReportReason says why a run that exited 0 without its structured
+// report verified nothing, naming a project file that shadows the runner
+// when there is one (a pytest.py makes "python -m pytest" run it).
+func noReportReason(c detect.Check, report string) string {
+	why := "it exited 0 without writing " + report + ", so no test is known to have run"
+	if c.Runner == detect.Pytest {
+		for _, f := range []string{"pytest.py", "pytest/__init__.py"} {
+			if _, err := os.Stat(filepath.Join(c.Dir, f)); err == nil {
+				return why + " (the project's " + f + " shadows pytest)"
+			}
+		}
+	}
+	return why
 }
 
 // runnerEnv keeps test runners out of watch mode and colour codes.

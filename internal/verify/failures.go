@@ -37,6 +37,10 @@ type outcome struct {
 	excerpt string
 	// scope is the parser's current test binary or file.
 	scope string
+	// noReport names the structured report the runner was asked for and
+	// did not write ("the JUnit report (--junitxml)"): a run that exited
+	// 0 without it verified nothing.
+	noReport string
 }
 
 // collector receives a check's stdout while it runs and, once it ends,
@@ -313,10 +317,12 @@ func (j *junit) finish(res run.Result) outcome {
 	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	data, err := os.ReadFile(j.file)
 	if err != nil {
+		o.noReport = "the JUnit report it was asked for (--junitxml)"
 		return o
 	}
 	var root junitSuite
 	if xml.Unmarshal(data, &root) != nil {
+		o.noReport = "a readable JUnit report (--junitxml)"
 		return o
 	}
 	o.tests, o.failures = 0, nil
@@ -441,12 +447,18 @@ func (j *jestJSON) finish(res run.Result) outcome {
 		return o
 	}
 	o.text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
+	what := "jest"
+	if j.vitest {
+		what = "vitest"
+	}
 	data, err := os.ReadFile(j.file)
 	if err != nil {
+		o.noReport = "the " + what + " JSON report it was asked for"
 		return o
 	}
 	var rep jestReport
 	if json.Unmarshal(data, &rep) != nil {
+		o.noReport = "a readable " + what + " JSON report"
 		return o
 	}
 	o.tests, o.failures = rep.NumTotalTests, nil

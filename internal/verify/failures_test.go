@@ -202,3 +202,29 @@ func TestJestTextFallback(t *testing.T) {
 		t.Errorf("text names = %q, want %q", got, want)
 	}
 }
+
+// A runner that exits 0 without the report it was asked for verified
+// nothing; the outcome names the missing report.
+func TestMissingReport(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		r    detect.Runner
+		want string
+	}{
+		{detect.Pytest, "the JUnit report it was asked for (--junitxml)"},
+		{detect.Jest, "the jest JSON report it was asked for"},
+		{detect.Vitest, "the vitest JSON report it was asked for"},
+	} {
+		col := newCollector(c.r, dir, dir)
+		col.args([]string{"x"})
+		col.stdout()
+		if o := col.finish(run.Result{Output: []byte("helper loaded\n")}); o.noReport != c.want {
+			t.Errorf("%s: noReport %q, want %q", c.r, o.noReport, c.want)
+		}
+	}
+	col := newCollector(detect.Pytest, "", dir)
+	col.stdout()
+	if o := col.finish(run.Result{}); o.noReport != "" {
+		t.Errorf("no report asked for, yet noReport %q", o.noReport)
+	}
+}
