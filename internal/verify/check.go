@@ -176,8 +176,11 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 		label = e.shownDir(c.Dir) + shortCommand(cr.Command, cr.Targets)
 	}
 	stop := e.progress(label)
+	locks := e.lockCandidates(c)
+	lockSums := e.lockSums(locks)
 	res, err := e.r.Run(ctx, spec)
 	stop()
+	e.recordLocks(locks, lockSums)
 	var nf *run.NotFoundError
 	var refused *run.RefusedError
 	switch {

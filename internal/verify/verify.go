@@ -241,6 +241,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := e.changeSet(ctx); err != nil {
 		return nil, err
 	}
+	e.dropProducedLocks()
 	rep := &Report{Root: e.cs.Root, Base: e.cs.Base, Git: e.cs.Git, Changed: e.cs.Changed, ChangeUnknown: e.cs.Unknown,
 		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ConfigsNotUnderstood: []protect.ConfigDoubt{}, ScopeReasons: []string{}}
 	if err := e.protect(rep); err != nil {
