@@ -45,36 +45,63 @@ func failedRunSendBack(r ownRun, why string) string {
 		"or, if it cannot or should not be fixed, say so plainly in your answer.", why, trimOutput(r.Output))
 }
 
-// gateSendBack returns a failed gate run to the model.
+// gateSendBack returns a failed gate run to the model: the check that
+// stopped the chain with a new failure, or, when only old failures remain,
+// every check that had them.
 func gateSendBack(rep *verify.Report, attempt, max int) string {
-	last := rep.Checks[len(rep.Checks)-1]
 	var b strings.Builder
-	where := ""
-	if last.Dir != "" && last.Dir != "." {
-		where = " in " + last.Dir
-	}
-	fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: `%s`%s (exit %d).\n",
-		len(rep.Checks), len(rep.Checks), last.Command, where, last.ExitCode)
-	if len(rep.NewFailures) > 0 {
-		b.WriteString("New failures: " + failureNames(rep.NewFailures) + "\n")
-	}
-	if len(rep.AlreadyFailing) > 0 {
-		b.WriteString("Already failing before this turn: " + failureNames(rep.AlreadyFailing) + "\n")
-	}
-	b.WriteString("\nOutput (trimmed):\n" + trimOutput(last.Output) + "\n\n")
-	switch {
-	case len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0:
-		b.WriteString("Only tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
-	default:
+	if last := rep.Stopped(); last != nil {
+		fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: `%s`%s (exit %d).\n",
+			len(rep.Checks), len(rep.Checks), last.Command, where(last.Dir), last.ExitCode)
+		if len(rep.NewFailures) > 0 {
+			b.WriteString("New failures: " + failureNames(rep.NewFailures) + "\n")
+		}
+		if len(last.AlreadyFailing) > 0 {
+			b.WriteString("Already failing before this turn: " + failureNames(last.AlreadyFailing) + "\n")
+		}
+		b.WriteString("\nOutput (trimmed):\n" + trimOutput(last.Output) + "\n\n")
+		for i, c := range rep.Checks[:len(rep.Checks)-1] {
+			if len(c.AlreadyFailing) > 0 {
+				fmt.Fprintf(&b, "(Check %d, `%s`%s, failed too, but only with failures that were already there before this turn: %s. Leave those alone unless they are part of the task.)\n\n",
+					i+1, c.Command, where(c.Dir), failureNames(c.AlreadyFailing))
+			}
+		}
+		if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {
+			b.WriteString("Only tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
+			return b.String()
+		}
 		fmt.Fprintf(&b, "Fix the code, not the tests, and finish again (attempt %d of %d). "+
 			"If the failure is in code you were told to leave alone, or the request conflicts with the test, leave it and explain why in your answer.", attempt, max)
+		return b.String()
 	}
+	b.WriteString("chanto ran the project's checks before accepting your answer. Every failure it found was already there before this turn.\n")
+	for i, c := range rep.Checks {
+		switch {
+		case len(c.AlreadyFailing) > 0:
+			fmt.Fprintf(&b, "\nCheck %d of %d failed: `%s`%s (exit %d).\nAlready failing before this turn: %s\n\nOutput (trimmed):\n%s\n",
+				i+1, len(rep.Checks), c.Command, where(c.Dir), c.ExitCode, failureNames(c.AlreadyFailing), trimOutput(c.Output))
+		case c.Passed:
+			fmt.Fprintf(&b, "\nCheck %d of %d passed: `%s`%s.\n", i+1, len(rep.Checks), c.Command, where(c.Dir))
+		}
+	}
+	b.WriteString("\nOnly tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
 	return b.String()
+}
+
+// where is " in DIR" for a check run below the root.
+func where(dir string) string {
+	if dir != "" && dir != "." {
+		return " in " + dir
+	}
+	return ""
 }
 
 func failureNames(fs []verify.Failure) string {
 	names := make([]string, 0, len(fs))
 	for _, f := range fs {
+		if f.Name == "" {
+			f.Name = f.ID // an opaque check: its command
+		}
 		names = append(names, f.Name)
 	}
 	if len(names) > 10 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,29 +47,80 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case len(rep.Checks) == 0:
 		return NothingToVerify, "Nothing to verify: no checks found (no go.mod, Cargo.toml, package.json test script, Python project or Makefile test target); " + noTestsHint + "."
 	}
-	last := rep.Checks[len(rep.Checks)-1]
+	stopped := rep.Stopped()
+	if stopped == nil && len(rep.AlreadyFailing) > 0 {
+		return NotVerified, nv + onlyOldEvidence(rep, e)
+	}
+	if stopped == nil {
+		return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
+	}
+	last := *stopped
 	cmd := e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
+	var earlier string
+	if len(rep.Checks) > 1 {
+		earlier = oldChecks(rep.Checks[:len(rep.Checks)-1], e)
+	}
+	if earlier != "" {
+		earlier = "; " + earlier
+	}
 	switch {
 	case last.NotFound != "" && isNodeCheck(last) && !dirExists(filepath.Join(last.check.Dir, "node_modules")):
-		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; node_modules is missing: run npm install).", nv, last.NotFound, cmd)
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; node_modules is missing: run npm install)%s.", nv, last.NotFound, cmd, earlier)
 	case last.NotFound != "":
-		return NotVerified, fmt.Sprintf("%s%s is not installed (%s).", nv, last.NotFound, cmd)
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s)%s.", nv, last.NotFound, cmd, earlier)
 	case last.TimedOut && last.FromModelRun:
-		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again.", nv, cmd)
+		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again%s.", nv, cmd, earlier)
 	case last.TimedOut:
-		return NotVerified, fmt.Sprintf("%s%s timed out after %s.", nv, cmd, formatLimit(e.opts.Timeout))
+		return NotVerified, fmt.Sprintf("%s%s timed out after %s%s.", nv, cmd, formatLimit(e.opts.Timeout), earlier)
 	case last.CouldNotRun != "":
-		return NotVerified, fmt.Sprintf("%s%s could not run: %s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."))
+		return NotVerified, fmt.Sprintf("%s%s could not run: %s%s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."), earlier)
 	case last.Refused:
-		return NotVerified, fmt.Sprintf("%s%s was refused.", nv, cmd)
+		return NotVerified, fmt.Sprintf("%s%s was refused%s.", nv, cmd, earlier)
 	case last.NoTests && last.check.Runner == "go-vet":
-		return NotVerified, fmt.Sprintf("%s%s found no Go packages; %s.", nv, cmd, noTestsHint)
+		return NotVerified, fmt.Sprintf("%s%s found no Go packages; %s%s.", nv, cmd, noTestsHint, earlier)
 	case last.NoTests:
-		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s.", nv, cmd, noTestsHint)
-	case !last.Passed:
-		return NotVerified, nv + cmd + " failed" + failureSummary(rep, last) + baselineNote(last) + "."
+		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s%s.", nv, cmd, noTestsHint, earlier)
 	}
-	return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
+	return NotVerified, nv + cmd + " failed" + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "."
+}
+
+// oldChecksHint ends an evidence line whose only failures are old ones in
+// a check that did not stop the chain (lint debt, typically).
+const oldChecksHint = "set checks = [...] under [guardrails] to leave such a check out"
+
+// onlyOldEvidence is the evidence when every failure was failing before the
+// change: the checks that failed, then what ran after them and passed.
+// "go vet ./... failed: x_test.go:12: … (already failing before this
+// change); go test ./a (3s) passed, related to your changes."
+func onlyOldEvidence(rep *Report, e *engine) string {
+	first := slices.IndexFunc(rep.Checks, func(c CheckRun) bool { return len(c.AlreadyFailing) > 0 })
+	text := oldChecks(rep.Checks, e)
+	var after []CheckRun
+	for _, c := range rep.Checks[first+1:] {
+		if c.Passed || c.NoTests || c.FromModelRun {
+			after = append(after, c)
+		}
+	}
+	if len(after) == 0 {
+		return text + "."
+	}
+	sub := &Report{Checks: after, Changed: rep.Changed, ChangeUnknown: rep.ChangeUnknown}
+	text += "; " + passedList(sub, e) + " passed" + strings.TrimSuffix(scopeSuffix(sub, e), ".")
+	return text + "; " + oldChecksHint + "."
+}
+
+// oldChecks lists the checks among cs whose failures were all old ones:
+// "go vet ./... failed: a.go:3: … (already failing before this change)".
+func oldChecks(cs []CheckRun, e *engine) string {
+	var parts []string
+	for _, c := range cs {
+		if len(c.AlreadyFailing) == 0 {
+			continue
+		}
+		cmd := e.shownDir(c.check.Dir) + shortCommand(c.Command, c.Targets)
+		parts = append(parts, cmd+" failed"+failureSummary(nil, c.AlreadyFailing, c))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // maxShownCommand is the longest command the one-line evidence and the
@@ -109,15 +161,15 @@ func shortCommand(cmd string, targets []string) string {
 
 // failureSummary is ": TestA, TestB" with the already-failing ones marked,
 // or " (exit 2)" for a check that names no tests.
-func failureSummary(rep *Report, last CheckRun) string {
+func failureSummary(newF, oldF []Failure, last CheckRun) string {
 	const before = "already failing before this change"
 	if len(last.Failures) == 0 {
-		if len(rep.AlreadyFailing) > 0 {
+		if len(oldF) > 0 {
 			return fmt.Sprintf(" (exit %d; %s)", last.ExitCode, before)
 		}
 		return fmt.Sprintf(" (exit %d)", last.ExitCode)
 	}
-	newNames, oldNames := names(rep.NewFailures), names(rep.AlreadyFailing)
+	newNames, oldNames := names(newF), names(oldF)
 	switch {
 	case len(oldNames) == 0:
 		return ": " + nameList(newNames)

@@ -19,34 +19,27 @@ import (
 // failures are new for certain.
 const noBaseNote = "the project did not exist at the base"
 
-// classify splits the failing check's failures into new and already
+// classify splits a failing check's failures into new and already
 // failing. When a check failed with named failures or a plain non-zero exit,
 // the same command runs once more with the changed files put back to their
 // base version (crash-safe putback), then the change is restored. A timeout,
 // a missing program or an empty collection gets no baseline: each would
-// only repeat.
-func (e *engine) classify(ctx context.Context, rep *Report) error {
-	if len(rep.Checks) == 0 {
-		return nil
-	}
-	last := &rep.Checks[len(rep.Checks)-1]
+// only repeat, and none of them is classified.
+func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Failure, err error) {
 	if last.Passed || last.TimedOut || last.NotFound != "" || last.NoTests || last.Refused || last.CouldNotRun != "" {
-		return nil
+		return nil, nil, nil
 	}
-	rep.NewFailures = append(rep.NewFailures, last.Failures...)
 	if b := e.opts.Baseline; b != nil && len(last.Failures) > 0 {
 		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), *b)
-		rep.NewFailures = pick(last.Failures, newIDs)
-		rep.AlreadyFailing = pick(last.Failures, oldIDs)
 		last.Baseline = &BaselineRun{Kind: "copy", Ran: b.Ran, Failures: []Failure{}, Note: b.Note}
-		return nil
+		return pick(last.Failures, newIDs), pick(last.Failures, oldIDs), nil
 	}
 	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
-		return nil
+		return last.Failures, nil, nil
 	}
 	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
 	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
-	kind, br, note, err := "putback", CheckRun{}, "", error(nil)
+	kind, br, note := "putback", CheckRun{}, ""
 	if e.useCopy(last) {
 		kind = "copy"
 		br, note, err = e.copyBaseline(ctx, last.check, sel, label)
@@ -54,7 +47,7 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		br, note, err = e.putbackBaseline(ctx, last.check, sel, label)
 	}
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if note == "" && br.ExitCode != 0 && len(br.Failures) == 0 && len(last.Failures) > 0 {
 		// It broke before any test could fail (a build or setup error):
@@ -70,26 +63,21 @@ func (e *engine) classify(ctx context.Context, rep *Report) error {
 		b.Failures = []Failure{}
 	}
 	last.Baseline = b
-	rep.NewFailures, rep.AlreadyFailing = []Failure{}, []Failure{}
+	newF, oldF = []Failure{}, []Failure{}
 	if len(last.Failures) == 0 {
 		// An opaque check: it failed before the change too, or it is new.
 		whole := Failure{ID: last.Command, Name: ""}
 		if b.Ran && !br.Passed {
-			rep.AlreadyFailing = append(rep.AlreadyFailing, whole)
+			oldF = append(oldF, whole)
 		} else {
-			rep.NewFailures = append(rep.NewFailures, whole)
+			newF = append(newF, whole)
 		}
 	} else {
 		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), baseline.Run{Failures: ids(br.Failures), Ran: b.Ran})
-		rep.NewFailures = pick(last.Failures, newIDs)
-		rep.AlreadyFailing = pick(last.Failures, oldIDs)
+		newF, oldF = pick(last.Failures, newIDs), pick(last.Failures, oldIDs)
 	}
-	var already []string
-	for _, f := range rep.AlreadyFailing {
-		already = append(already, f.ID)
-	}
-	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(already), DurationMS: br.DurationMS, Note: b.Note}})
-	return nil
+	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(ids(oldF)), DurationMS: br.DurationMS, Note: b.Note}})
+	return newF, oldF, nil
 }
 
 // useCopy tells whether the baseline runs in a throwaway copy of the base

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -118,7 +117,10 @@ type Report struct {
 	// Checks are the checks run, in order; the last failed when the
 	// verdict is not verified because of a check.
 	Checks []CheckRun `json:"checks"`
-	// NewFailures and AlreadyFailing classify the failing check's failures.
+	// NewFailures are the failures of the check that stopped the chain
+	// that were not failing before the change; AlreadyFailing gathers the
+	// failures of every check that were (a check whose failures were all
+	// old does not stop the chain).
 	NewFailures    []Failure `json:"new_failures"`
 	AlreadyFailing []Failure `json:"already_failing"`
 	// Violations are test-protection findings; any one fails the gate.
@@ -171,6 +173,9 @@ type CheckRun struct {
 	Output string `json:"output,omitempty"`
 	// Baseline is the baseline run made after this check failed.
 	Baseline *BaselineRun `json:"baseline,omitempty"`
+	// AlreadyFailing are this check's failures that failed before the
+	// change too; when they are all of them, the next check ran.
+	AlreadyFailing []Failure `json:"already_failing,omitempty"`
 	// FullRetry is set when a related run could not run and the full
 	// suite ran instead; it says why.
 	FullRetry string `json:"full_retry,omitempty"`
@@ -269,24 +274,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		sels[i] = e.selection(ctx, c)
 	}
 	e.emitStarted(checks, sels)
-	for i, c := range checks {
-		cr, err := e.runCheck(ctx, i, c, sels[i])
-		if err != nil {
-			return nil, err
-		}
-		rep.Checks = append(rep.Checks, cr)
-		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope+" ("+cr.Reason+")")
-		// A changed project without tests of its own (a library its
-		// dependents test) goes on to those dependents: their tests are
-		// the ones related to its change.
-		if cr.NoTests && slices.ContainsFunc(checks[i+1:], func(c detect.Check) bool { return c.FullReason != "" }) {
-			continue
-		}
-		if !cr.Passed && !e.opts.KeepGoing {
-			break
-		}
-	}
-	if err := e.classify(ctx, rep); err != nil {
+	if err := e.runChain(ctx, rep, checks, sels); err != nil {
 		return nil, err
 	}
 	return e.finish(rep), nil
