@@ -21,6 +21,7 @@ var layer = map[string]int{
 	"internal/config":            5,
 	"internal/shell":             0,
 	"internal/run":               10,
+	"internal/git":               15,
 	"internal/llm":               10,
 	"internal/policy":            10,
 	"internal/sandbox":           20,

@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/gate"
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -33,10 +33,9 @@ func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.Sto
 // snapshot covers the whole repository even when chanto starts in a
 // sub-folder.
 func repoTop(r *run.Runner, dir string) string {
-	var out strings.Builder
-	res, err := r.Run(context.Background(), run.Spec{Args: []string{"git", "rev-parse", "--show-toplevel"}, Dir: dir, Purpose: run.Internal, Stdout: &out})
-	if err != nil || res.ExitCode != 0 {
+	top, err := git.Top(context.Background(), r, dir)
+	if err != nil {
 		return dir
 	}
-	return strings.TrimSpace(out.String())
+	return top
 }

@@ -44,6 +44,10 @@ func safeRunner(cfg config.Config, root string) (*run.Runner, error) {
 			return nil, err
 		}
 		r.Sandbox = sb
+		// chanto's own git: read-only and offline whatever the mode.
+		if r.GitSandbox, err = sandbox.NewGit(config.FindProjectRoot(root), sandboxOptions...); err != nil {
+			return nil, err
+		}
 		dl, err := downloadSandbox(cfg, root)
 		if err != nil {
 			return nil, err

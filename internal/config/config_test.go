@@ -250,8 +250,13 @@ func TestUntrustedProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := l.Config
-	if c.Model != "openai/gpt-5" || len(c.Permissions.Deny) != 1 || c.Providers["evil"].Wire != "openai-chat" {
+	if len(c.Permissions.Deny) != 1 {
 		t.Errorf("harmless keys not applied: %+v", c)
+	}
+	// The model and every provider key are the user's: a project's wire
+	// swap would send a key elsewhere.
+	if c.Model == "openai/gpt-5" || c.Providers["evil"].Wire != "" {
+		t.Errorf("model or provider keys applied from a project: %+v", c)
 	}
 	if c.Providers["evil"].BaseURL != "" || c.Providers["evil"].APIKeyEnv != "" || len(c.Guardrails.Checks) != 0 ||
 		c.Guardrails.MaxAttempts != 3 || len(c.Secrets.PassEnv) != 0 || c.Sandbox.Mode != "workspace-write" ||
@@ -259,7 +264,7 @@ func TestUntrustedProject(t *testing.T) {
 		len(c.Permissions.Allow) != 0 || len(c.Hooks.SessionStart) != 0 || len(c.Sandbox.AllowDomains) != 0 {
 		t.Errorf("risky keys applied: %+v", c)
 	}
-	wantKeys := []string{"providers.evil.base_url", "providers.evil.api_key_env", "guardrails.checks", "guardrails.max_attempts",
+	wantKeys := []string{"model", "providers.evil.wire", "providers.evil.base_url", "providers.evil.api_key_env", "guardrails.checks", "guardrails.max_attempts",
 		"secrets.pass_env", "sandbox.mode", "sandbox.network", "sandbox.writable", "sandbox.allow_domains",
 		"permissions.mode", "permissions.allow", "permissions.lockdown", "hooks.session_start"}
 	if len(l.Warnings) != len(wantKeys) {
@@ -271,8 +276,8 @@ func TestUntrustedProject(t *testing.T) {
 		}
 	}
 	want := ".chanto/config.toml sets guardrails.checks; ignored because " + proj + " is not trusted (run: chanto trust " + proj + ")"
-	if l.Warnings[2] != want {
-		t.Errorf("got %q\nwant %q", l.Warnings[2], want)
+	if l.Warnings[4] != want {
+		t.Errorf("got %q\nwant %q", l.Warnings[4], want)
 	}
 }
 
@@ -292,7 +297,7 @@ func TestTrustedProjectStillCannotTouchSecretsOrSandbox(t *testing.T) {
 	if c.Providers["evil"].BaseURL != "" || len(c.Secrets.PassEnv) != 0 || c.Sandbox.Mode != "workspace-write" || c.Sandbox.Network != "deny" {
 		t.Errorf("never-keys applied: %+v", c)
 	}
-	if len(l.Warnings) != 7 {
+	if len(l.Warnings) != 9 {
 		t.Errorf("warnings:\n%s", strings.Join(l.Warnings, "\n"))
 	}
 }

@@ -11,10 +11,14 @@ import (
 // commands may do, wait for trust; keys that point chanto's credentials or
 // sandbox elsewhere are the user's alone.
 
-// projectNever lists keys no project file may set, trusted or not.
-// "*" stands for a provider name.
+// projectNever lists keys no project file may set, trusted or not; a key
+// ending in "." stands for its whole table. The model and the providers
+// decide where the user's keys go and how they are sent (a project that
+// swapped a built-in provider's wire sent the Anthropic key as a Bearer
+// token to OPENAI_BASE_URL), and a scripted model would make a project
+// file the model.
 var projectNever = []string{
-	"providers.*.base_url", "providers.*.api_key_env",
+	"model", "oracle_model", "providers.",
 	"secrets.pass_env",
 	"sandbox.network", "sandbox.writable", "sandbox.allow_domains",
 }
@@ -65,11 +69,10 @@ func (l *Loaded) filterProject(merged, tree map[string]any, lines map[string]int
 
 func neverFromProject(path []string, v any, merged map[string]any) bool {
 	key := strings.Join(path, ".")
-	if len(path) == 3 && path[0] == "providers" {
-		key = "providers.*." + path[2]
-	}
-	if slices.Contains(projectNever, key) {
-		return true
+	for _, k := range projectNever {
+		if key == k || (strings.HasSuffix(k, ".") && strings.HasPrefix(key, k)) {
+			return true
+		}
 	}
 	return key == "sandbox.mode" && widens(key, v, merged)
 }

@@ -31,12 +31,16 @@ const (
 	Check
 	// Hook is a user hook.
 	Hook
-	// Internal is a command chanto itself needs (git, go list).
+	// Internal is a command chanto itself needs (go list, probes).
 	Internal
 	// Download is a package manager fetching a project's dependencies
 	// for its checks (go mod download, cargo fetch). It runs in
 	// Runner.DownloadSandbox when one is set.
 	Download
+	// Git is chanto's own git plumbing (internal/git builds it): it runs
+	// in Runner.GitSandbox, never in the workspace sandbox, so nothing the
+	// model or a check can write changes what it may do.
+	Git
 )
 
 // DefaultOutputCap is the captured-output limit when Spec.OutputCap is 0.
@@ -143,6 +147,9 @@ type Runner struct {
 	// whose network is otherwise denied. nil: Download commands run in
 	// Sandbox like any other.
 	DownloadSandbox Wrapper
+	// GitSandbox wraps Git commands: read-only everywhere, no network.
+	// nil runs them directly (the sandbox is off).
+	GitSandbox Wrapper
 	// ApproveCheck, if set, is asked before each Check command starts,
 	// with its command line (Shell, or Args shell-quoted). A refusal makes
 	// Run return a *RefusedError without starting anything: gate checks
@@ -180,8 +187,8 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	if spec.Purpose == Download && r.DownloadSandbox != nil {
 		sandbox = r.DownloadSandbox
 	}
-	if args, ok := plainGit(spec); ok {
-		spec.Args, sandbox = args, nil
+	if spec.Purpose == Git {
+		sandbox = r.GitSandbox
 	}
 	cmd, err := r.command(ctx, spec)
 	if err != nil {

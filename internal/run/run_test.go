@@ -183,60 +183,6 @@ func TestEnvironScrubsSecrets(t *testing.T) {
 	}
 }
 
-func TestPlainGit(t *testing.T) {
-	tests := []struct {
-		spec Spec
-		want string // "" when not plain git
-	}{
-		{Spec{Purpose: Internal, Args: []string{"git", "ls-files", "-z"}},
-			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false ls-files -z"},
-		{Spec{Purpose: Internal, Args: []string{"git", "-c", "core.quotepath=off", "diff", "--name-status"}},
-			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false -c core.quotepath=off diff --no-ext-diff --no-textconv --name-status"},
-		{Spec{Purpose: Internal, Args: []string{"git", "-c", "core.quotepath=off", "--no-pager", "rev-parse", "HEAD"}},
-			"git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c diff.external= -c core.untrackedCache=false -c core.quotepath=off --no-pager rev-parse HEAD"},
-		{Spec{Purpose: Internal, Args: []string{"git", "checkout-index", "--all"}}, ""},
-		{Spec{Purpose: Model, Args: []string{"git", "ls-files"}}, ""},
-		{Spec{Purpose: Internal, Args: []string{"go", "list"}}, ""},
-	}
-	for _, tt := range tests {
-		args, ok := plainGit(tt.spec)
-		got := strings.Join(args, " ")
-		if !ok {
-			got = ""
-		}
-		if got != tt.want {
-			t.Errorf("%v:\n got %q\nwant %q", tt.spec.Args, got, tt.want)
-		}
-	}
-}
-
-// A repository's fsmonitor hook must not run when chanto reads it.
-func TestPlainGitIgnoresRepoFsmonitor(t *testing.T) {
-	dir := t.TempDir()
-	marker := filepath.Join(t.TempDir(), "ran")
-	r := &Runner{}
-	for _, args := range [][]string{{"git", "init", "-q"}, {"git", "config", "core.fsmonitor", "touch " + marker + "; false"}} {
-		if res, err := r.Run(context.Background(), Spec{Args: args, Dir: dir}); err != nil || res.ExitCode != 0 {
-			t.Fatal(err, string(res.Output))
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// With an index, git consults the fsmonitor (this command, unhardened, runs it).
-	if _, err := r.Run(context.Background(), Spec{Args: []string{"git", "-c", "core.fsmonitor=false", "add", "a"}, Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	for _, sub := range []string{"ls-files", "diff-files"} {
-		if _, err := r.Run(context.Background(), Spec{Purpose: Internal, Args: []string{"git", sub}, Dir: dir}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("the repository's fsmonitor command ran")
-	}
-}
-
 // wrapRecorder notes that it wrapped a command and leaves it as it is.
 type wrapRecorder struct{ wrapped int }
 
@@ -252,6 +198,15 @@ func TestRunDownloadSandbox(t *testing.T) {
 	}
 	if sb.wrapped != 2 || dl.wrapped != 1 {
 		t.Errorf("sandbox wrapped %d, download sandbox %d; want 2 and 1", sb.wrapped, dl.wrapped)
+	}
+	// chanto's own git runs in the git sandbox only, or unwrapped.
+	gs := &wrapRecorder{}
+	r.GitSandbox = gs
+	if _, err := r.Run(context.Background(), Spec{Args: []string{"true"}, Purpose: Git}); err != nil {
+		t.Fatal(err)
+	}
+	if gs.wrapped != 1 || sb.wrapped != 2 {
+		t.Errorf("git: git sandbox wrapped %d, sandbox %d; want 1 and 2", gs.wrapped, sb.wrapped)
 	}
 	// Without a download sandbox, downloads stay in the sandbox.
 	r.DownloadSandbox = nil

@@ -1,7 +1,7 @@
 // Package sandbox confines the commands chanto runs. On Linux each command
 // starts under bubblewrap (user, pid, ipc and optionally network
 // namespaces; a read-only view of the host with the project, temp dirs and
-// tool caches writable; .git/hooks, .git/config and .chanto/ read-only even
+// tool caches writable; the git folder and .chanto/ read-only even
 // inside the project), then a small helper inside the sandbox (this same
 // binary, re-executed) adds Landlock, a seccomp filter and a process limit
 // before it executes the command. When the sandbox is asked for and cannot
@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -64,6 +65,7 @@ type Sandbox struct {
 	network  string
 	root     string
 	writable []string
+	readable []string // bound read-only over the hidden folders (NewGit)
 	domains  []string
 	maxProcs int
 	helper   string
@@ -258,13 +260,8 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, spec run.Spec, helper string) ([]stri
 	if s.mode == ModeReadOnly {
 		a = append(a, "--ro-bind", s.root, s.root)
 	}
-	if s.mode != ModeReadOnly {
-		// .git becomes a mount point of its own, so it cannot be renamed
-		// away and replaced by a folder whose hooks the user's git runs.
-		git := filepath.Join(s.root, ".git")
-		if fi, err := os.Lstat(git); err == nil && fi.IsDir() {
-			a = append(a, "--bind", git, git)
-		}
+	for _, p := range s.readable {
+		a = append(a, "--ro-bind-try", p, p)
 	}
 	for _, p := range s.protected() {
 		a = append(a, "--ro-bind", p, p)
@@ -327,35 +324,32 @@ func (s *Sandbox) writableRoots() []string {
 	return out
 }
 
-// protected are the paths inside writable roots that stay read-only: git
-// hooks and config (they run code outside the sandbox later) and chanto's
-// own folder. Missing ones are created empty first, so the command cannot
-// create them either.
+// protected are the paths inside writable roots that stay read-only: the
+// whole git folder (its config and the files it includes, hooks, info/,
+// commondir, objects/info/alternates, worktrees/, modules/: what the
+// user's git and chanto's read as configuration or follow elsewhere; a
+// mount point of its own, it cannot be renamed away either), a .git file
+// and the folders it leads to, and chanto's own folder. Missing hooks and
+// config are created empty first.
 func (s *Sandbox) protected() []string {
 	out := []string{filepath.Join(s.root, ".chanto")}
 	if _, err := os.Lstat(out[0]); errors.Is(err, os.ErrNotExist) {
 		_ = os.Mkdir(out[0], 0o755)
 	}
-	git := filepath.Join(s.root, ".git")
-	if fi, err := os.Lstat(git); err == nil && !fi.IsDir() {
-		// A .git file (worktree, submodule) names the real git folder.
-		out = append(out, git)
-	} else if err == nil {
-		hooks := filepath.Join(git, "hooks")
+	gitPath := filepath.Join(s.root, ".git")
+	if fi, err := os.Lstat(gitPath); err == nil && fi.IsDir() {
+		hooks := filepath.Join(gitPath, "hooks")
 		if _, err := os.Lstat(hooks); errors.Is(err, os.ErrNotExist) {
 			_ = os.Mkdir(hooks, 0o755)
 		}
-		cfg := filepath.Join(git, "config")
+		cfg := filepath.Join(gitPath, "config")
 		if _, err := os.Lstat(cfg); errors.Is(err, os.ErrNotExist) {
 			_ = os.WriteFile(cfg, nil, 0o644)
 		}
-		out = append(out, hooks, cfg)
-		// Submodules keep their own hooks and config under .git/modules.
-		for _, pat := range []string{"modules/*/hooks", "modules/*/config", "modules/*/modules/*/hooks", "modules/*/modules/*/config"} {
-			m, _ := filepath.Glob(filepath.Join(git, pat))
-			out = append(out, m...)
-		}
 	}
+	// A .git file (worktree, submodule) and the folders it names; the
+	// git folder of a repository holding the project.
+	out = append(out, git.GitDirs(s.root)...)
 	// A project that holds the home folder must not expose the shell's
 	// start-up files and keys.
 	if home, err := os.UserHomeDir(); err == nil && home != "" {

@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -9,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/git"
 )
 
 // skipDirs are never listed: version-control internals and dependency trees.
@@ -52,19 +51,13 @@ func gitFiles(ctx context.Context, env *Env, base string) ([]string, bool) {
 	if env.Runner == nil {
 		return nil, false
 	}
-	var out bytes.Buffer
-	res, err := env.Runner.Run(ctx, run.Spec{
-		Args:    []string{"git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others", "--exclude-standard"},
-		Dir:     base,
-		Stdout:  &out,
-		Purpose: run.Internal,
-	})
-	if err != nil || res.ExitCode != 0 {
+	out, err := git.Output(ctx, env.Runner, base, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
 		return nil, false
 	}
 	var files []string
 	seen := map[string]bool{}
-	for _, f := range strings.Split(out.String(), "\x00") {
+	for _, f := range strings.Split(string(out), "\x00") {
 		if f == "" || seen[f] || hasSkipDir(f) {
 			continue
 		}

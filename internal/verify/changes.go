@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -35,36 +36,6 @@ type ChangeSet struct {
 	Unknown bool `json:"unknown,omitempty"`
 }
 
-// gitArgs runs git without anything from the project that could execute
-// code: no external diff drivers, no textconv, no fsmonitor hook.
-func gitArgs(args ...string) []string {
-	return append([]string{"git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", "--no-pager"}, args...)
-}
-
-// git runs a git command in dir and returns its stdout.
-func git(ctx context.Context, r *run.Runner, dir string, args ...string) ([]byte, error) {
-	var out bytes.Buffer
-	res, err := r.Run(ctx, run.Spec{Args: gitArgs(args...), Dir: dir, Purpose: run.Internal, Stdout: &out, Env: []string{"GIT_OPTIONAL_LOCKS=0"}})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		msg := strings.TrimSpace(string(res.Output))
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 && strings.HasPrefix(msg[i+1:], "fatal:") {
-			msg = msg[i+1:]
-		}
-		return nil, &gitError{args: args, msg: strings.TrimPrefix(msg, "fatal: ")}
-	}
-	return out.Bytes(), nil
-}
-
-type gitError struct {
-	args []string
-	msg  string
-}
-
-func (e *gitError) Error() string { return "git " + e.args[0] + ": " + e.msg }
-
 // Changes computes the change set of the working tree in dir against base
 // (a revision; "" means HEAD): modified, added, deleted and renamed files
 // plus untracked files that are not ignored. Outside a git repository the
@@ -74,9 +45,9 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	top, err := git(ctx, r, abs, "rev-parse", "--show-toplevel")
+	top, err := git.Output(ctx, r, abs, "rev-parse", "--show-toplevel")
 	if err != nil {
-		var ge *gitError
+		var ge *git.Error
 		var nf *run.NotFoundError
 		if errors.As(err, &ge) || errors.As(err, &nf) {
 			if base != "" {
@@ -91,7 +62,7 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 	if rev == "" {
 		rev = "HEAD"
 	}
-	if _, err := git(ctx, r, cs.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+	if _, err := git.Output(ctx, r, cs.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
 		if base != "" {
 			return ChangeSet{}, fmt.Errorf("--base %s: not a commit in this repository", base)
 		}
@@ -102,14 +73,14 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 		rev = branchPoint(ctx, r, cs.Root, base)
 	}
 	cs.Base = rev
-	diff, err := git(ctx, r, cs.Root, "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "-M", rev, "--")
+	diff, err := git.Output(ctx, r, cs.Root, "diff", "--name-status", "-z", "-M", rev, "--")
 	if err != nil {
 		return ChangeSet{}, err
 	}
 	if err := cs.addNameStatus(diff); err != nil {
 		return ChangeSet{}, err
 	}
-	untracked, err := git(ctx, r, cs.Root, "ls-files", "-z", "--others", "--exclude-standard")
+	untracked, err := git.Output(ctx, r, cs.Root, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
 		return ChangeSet{}, err
 	}
@@ -125,12 +96,12 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 // on main) do not count as part of this change. When REV is HEAD or ahead
 // of it, or there is no common history, REV itself is the base.
 func branchPoint(ctx context.Context, r *run.Runner, root, base string) string {
-	out, err := git(ctx, r, root, "merge-base", base, "HEAD")
+	out, err := git.Output(ctx, r, root, "merge-base", base, "HEAD")
 	if err != nil {
 		return base
 	}
 	mb := strings.TrimSpace(string(out))
-	head, err := git(ctx, r, root, "rev-parse", "HEAD")
+	head, err := git.Output(ctx, r, root, "rev-parse", "HEAD")
 	if err != nil || mb == "" || mb == strings.TrimSpace(string(head)) {
 		return base
 	}
@@ -138,7 +109,7 @@ func branchPoint(ctx context.Context, r *run.Runner, root, base string) string {
 }
 
 func changesNoCommits(ctx context.Context, r *run.Runner, cs ChangeSet) (ChangeSet, error) {
-	files, err := git(ctx, r, cs.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	files, err := git.Output(ctx, r, cs.Root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return ChangeSet{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
@@ -184,7 +185,7 @@ func gitModes(ctx context.Context, e *engine, rev string) map[string]fs.FileMode
 		return out
 	}
 	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", rev, "--"}, e.cs.Changed...)
-	b, err := git(ctx, e.r, e.cs.Root, args...)
+	b, err := git.Output(ctx, e.r, e.cs.Root, args...)
 	if err != nil {
 		return out
 	}

@@ -1,8 +1,8 @@
 package verify
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -35,24 +36,15 @@ func (s GitSource) ReadFile(p string) ([]byte, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var out bytes.Buffer
-	res, err := s.Runner.Run(ctx, run.Spec{
-		Args:    gitArgs("cat-file", "blob", s.Rev+":"+p),
-		Dir:     s.Root,
-		Purpose: run.Internal,
-		Stdout:  &out,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
-		msg := string(res.Output)
-		if strings.Contains(msg, "does not exist") || strings.Contains(msg, "Not a valid object name") || strings.Contains(msg, "exists on disk, but not in") {
+	out, err := git.Output(ctx, s.Runner, s.Root, "cat-file", "blob", s.Rev+":"+p)
+	var ge *git.Error
+	if errors.As(err, &ge) {
+		if m := ge.Msg; strings.Contains(m, "does not exist") || strings.Contains(m, "Not a valid object name") || strings.Contains(m, "exists on disk, but not in") {
 			return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
 		}
-		return nil, fmt.Errorf("git cat-file %s:%s: %s", s.Rev, p, strings.TrimSpace(msg))
+		return nil, fmt.Errorf("git cat-file %s:%s: %s", s.Rev, p, ge.Msg)
 	}
-	return out.Bytes(), nil
+	return out, err
 }
 
 // ListDir returns the names in folder dir ("." for the root) at Rev, so

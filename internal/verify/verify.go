@@ -17,6 +17,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
@@ -284,7 +285,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func (e *engine) changeSet(ctx context.Context) error {
 	if e.opts.Changed != nil {
 		root := e.opts.Root
-		if top, err := git(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
+		if top, err := git.Output(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
 			root = strings.TrimSpace(string(top))
 		}
 		e.cs = ChangeSet{Root: root, Git: e.opts.BaseSource == nil, Base: e.opts.Base, Changed: dropGenerated(e.opts.Changed), Added: dropGenerated(e.opts.Added)}

@@ -17,22 +17,35 @@ import (
 const lockPoll = 20 * time.Millisecond
 
 // lockProject takes the per-project putback lock, a file named after the
-// root's hash beside the save folders, waiting for it until ctx ends.
+// root's hash beside the save folders, waiting for it until ctx ends. The
+// unlock removes the file (a clean run leaves nothing behind); whoever
+// waited on the removed file sees that its lock is on a file no longer
+// there and takes the lock again on the new one.
 func lockProject(ctx context.Context, parent, root string) (func(), error) {
 	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256([]byte(root))
 	path := filepath.Join(parent, hex.EncodeToString(sum[:8])+".lock")
-	f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if err := flockCtx(ctx, f, root); err != nil {
+	for {
+		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		if err := flockCtx(ctx, f, root); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(path)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return func() {
+				_ = os.Remove(path)
+				f.Close()
+			}, nil
+		}
 		f.Close()
-		return nil, err
 	}
-	return func() { f.Close() }, nil
 }
 
 // flockCtx takes an exclusive flock on f, retrying until ctx ends.

@@ -178,6 +178,7 @@ func insideRoot(root, rel string) error {
 type save struct {
 	dir  string
 	root string
+	t    *tree
 	lock *os.File
 	m    *manifest
 }
@@ -204,7 +205,13 @@ func newSave(parent, root string) (*save, error) {
 		os.Remove(dir)
 		return nil, err
 	}
-	return &save{dir: dir, root: root, lock: lock}, nil
+	t, err := openTree(root)
+	if err != nil {
+		lock.Close()
+		os.Remove(dir)
+		return nil, err
+	}
+	return &save{dir: dir, root: root, t: t, lock: lock}, nil
 }
 
 // save copies the current version of every file into the folder and
@@ -212,13 +219,13 @@ func newSave(parent, root string) (*save, error) {
 func (p *save) save(files []File) error {
 	m := &manifest{Version: 1, Root: p.root, PID: os.Getpid(), Created: time.Now().UTC()}
 	for i, f := range files {
-		sf, err := saveCurrent(p.root, f.Path, p.dir, fmt.Sprintf("%04d.blob", i))
+		sf, err := saveCurrent(p.t, filepath.FromSlash(f.Path), p.dir, fmt.Sprintf("%04d.blob", i))
 		if err != nil {
 			return err
 		}
 		m.Files = append(m.Files, sf)
 		if f.Base != nil {
-			m.MadeDirs = append(m.MadeDirs, missingDirs(p.root, f.Path, m.MadeDirs)...)
+			m.MadeDirs = append(m.MadeDirs, missingDirs(p.t, f.Path, m.MadeDirs)...)
 		}
 	}
 	if err := durable.SyncDir(p.dir); err != nil {
@@ -232,10 +239,10 @@ func (p *save) save(files []File) error {
 }
 
 // missingDirs lists the parent folders of rel that do not exist yet.
-func missingDirs(root, rel string, known []string) []string {
+func missingDirs(t *tree, rel string, known []string) []string {
 	var out []string
 	for d := filepath.Dir(filepath.FromSlash(rel)); d != "."; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(root, d)); err == nil {
+		if _, err := t.root.Lstat(d); err == nil {
 			break
 		}
 		s := filepath.ToSlash(d)
@@ -253,15 +260,12 @@ func missingDirs(root, rel string, known []string) []string {
 // putBase writes the base versions into the tree.
 func (p *save) putBase(files []File) error {
 	for i, f := range files {
-		abs := filepath.Join(p.root, filepath.FromSlash(f.Path))
+		rel := filepath.FromSlash(f.Path)
 		if f.Base == nil {
-			if err := removeFile(abs); err != nil {
+			if err := removeFile(p.t, rel); err != nil {
 				return err
 			}
 			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
 		}
 		mode := permBits(f.Mode)
 		if f.Mode == 0 {
@@ -273,7 +277,7 @@ func (p *save) putBase(files []File) error {
 			uid, gid = sf.UID, sf.GID
 		}
 		symlink := f.Mode&fs.ModeSymlink != 0
-		if err := replaceFile(abs, bytes.NewReader(f.Base), mode, symlink, uid, gid, false); err != nil {
+		if err := replaceFile(p.t, rel, bytes.NewReader(f.Base), mode, symlink, uid, gid, false); err != nil {
 			return err
 		}
 	}
@@ -284,6 +288,7 @@ func (p *save) putBase(files []File) error {
 // the save stays for the watcher and Recover, and the error says where.
 func (p *save) restore() error {
 	defer p.lock.Close()
+	defer p.t.close()
 	if _, err := restoreSave(p.dir, p.m); err != nil {
 		return fmt.Errorf("putback: restore changed files: %w (saved copies kept in %s)", err, p.dir)
 	}
@@ -297,5 +302,6 @@ func (p *save) restore() error {
 // it was, so the folder holds nothing needed.
 func (p *save) abandon() {
 	_ = removeSave(p.dir)
+	p.t.close()
 	p.lock.Close()
 }

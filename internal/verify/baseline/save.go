@@ -60,12 +60,15 @@ func permBits(m fs.FileMode) fs.FileMode {
 	return m & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 }
 
-// saveCurrent copies the current state of rel (under root) into dir as
-// blob name, fsyncing it, and describes it.
-func saveCurrent(root, rel, dir, blob string) (savedFile, error) {
+// saveCurrent copies the current state of rel into dir as blob name,
+// fsyncing it, and describes it. A path through a symlinked folder is
+// refused: what is there is not the project's file.
+func saveCurrent(t *tree, rel, dir, blob string) (savedFile, error) {
 	sf := savedFile{Path: rel, Kind: kindAbsent}
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(abs)
+	if err := t.checkFolders(rel); err != nil {
+		return sf, err
+	}
+	fi, err := t.root.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return sf, nil
 	}
@@ -79,14 +82,14 @@ func saveCurrent(root, rel, dir, blob string) (savedFile, error) {
 	var content io.Reader
 	switch {
 	case fi.Mode().IsRegular():
-		f, err := os.Open(abs)
+		f, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			return sf, err
 		}
 		defer f.Close()
 		sf.Kind, content = kindFile, f
 	case fi.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(abs)
+		target, err := t.root.Readlink(rel)
 		if err != nil {
 			return sf, err
 		}
@@ -171,49 +174,70 @@ func hashFile(path string) (string, int64, error) {
 
 // tempName is the side file used to replace rel atomically. It is derived
 // from the name, so a restore can clean up one left by an interrupted write.
-func tempName(abs string) string {
-	sum := sha256.Sum256([]byte(filepath.Base(abs)))
-	return filepath.Join(filepath.Dir(abs), ".chanto-putback-"+hex.EncodeToString(sum[:6])+".tmp")
+func tempName(rel string) string {
+	sum := sha256.Sum256([]byte(filepath.Base(rel)))
+	return filepath.Join(filepath.Dir(rel), ".chanto-putback-"+hex.EncodeToString(sum[:6])+".tmp")
 }
 
 // replaceFile atomically puts content with mode (a regular file, or a
-// symlink whose target is content) at abs. fsync flushes the file first.
+// symlink whose target is content) at rel. durable fsyncs the file first.
 // The file gets a fresh mtime on purpose: build outputs made from the base
 // versions during the baseline run must look older than the restored
 // sources, or make and friends would keep them.
-func replaceFile(abs string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, fsync bool) error {
-	tmp := tempName(abs)
-	_ = os.Remove(tmp)
+func replaceFile(t *tree, rel string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, durable bool) error {
+	if err := t.mkdirs(rel); err != nil {
+		return err
+	}
+	tmp := tempName(rel)
+	_ = t.root.Remove(tmp)
 	if symlink {
 		target, err := io.ReadAll(content)
 		if err != nil {
 			return err
 		}
-		if err := os.Symlink(string(target), tmp); err != nil {
+		if err := t.root.Symlink(string(target), tmp); err != nil {
 			return err
 		}
-	} else if fsync {
-		if _, _, err := durable.Write(tmp, content, mode); err != nil {
-			_ = os.Remove(tmp)
-			return err
-		}
-	} else if err := writeFast(tmp, content, mode); err != nil {
-		_ = os.Remove(tmp)
+	} else if err := writeNew(t, tmp, content, mode, durable); err != nil {
+		_ = t.root.Remove(tmp)
 		return err
 	}
 	if uid >= 0 {
 		// Keep the owner when running as root on someone else's file;
 		// without the privilege this fails and the file is ours anyway.
-		_ = os.Lchown(tmp, uid, gid)
+		_ = t.root.Lchown(tmp, uid, gid)
 		if !symlink {
-			_ = os.Chmod(tmp, mode) // chown clears setuid/setgid
+			_ = t.root.Chmod(tmp, mode) // chown clears setuid/setgid
 		}
 	}
-	if err := os.Rename(tmp, abs); err != nil {
-		_ = os.Remove(tmp)
+	if err := t.checkFolders(rel); err != nil {
+		_ = t.root.Remove(tmp)
+		return err
+	}
+	if err := t.root.Rename(tmp, rel); err != nil {
+		_ = t.root.Remove(tmp)
 		return err
 	}
 	return nil
+}
+
+// writeNew creates the side file tmp (never through an existing entry).
+func writeNew(t *tree, tmp string, content io.Reader, mode fs.FileMode, durable bool) error {
+	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, content)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil && durable {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func writeFast(path string, content io.Reader, mode fs.FileMode) error {
@@ -231,10 +255,13 @@ func writeFast(path string, content io.Reader, mode fs.FileMode) error {
 	return err
 }
 
-// removeFile deletes abs when it is not a directory; a folder the test run
+// removeFile deletes rel when it is not a directory; a folder the test run
 // created under that name is left alone rather than deleted with its content.
-func removeFile(abs string) error {
-	fi, err := os.Lstat(abs)
+func removeFile(t *tree, rel string) error {
+	if err := t.checkFolders(rel); err != nil {
+		return err
+	}
+	fi, err := t.root.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -242,25 +269,32 @@ func removeFile(abs string) error {
 		return err
 	}
 	if fi.IsDir() {
-		return fmt.Errorf("%s: is a folder now; left in place", abs)
+		return fmt.Errorf("%s: is a folder now; left in place", rel)
 	}
-	return os.Remove(abs)
+	return t.root.Remove(rel)
 }
 
 // restoreSave writes every saved entry of m back into the tree (the saved
 // version wins over whatever is there now), removes folders the putback
 // made, and returns the paths whose state actually changed. It is
-// idempotent: running it twice leaves the same tree.
+// idempotent: running it twice leaves the same tree. A path whose folder
+// became a symlink or a file is not restored: it is reported, and its
+// saved copy stays.
 func restoreSave(dir string, m *manifest) ([]string, error) {
 	if err := verifySave(dir, m); err != nil {
 		return nil, err
 	}
+	t, err := openTree(m.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
 	var changed []string
 	dirs := map[string]bool{}
 	var errs []error
 	for _, f := range m.Files {
-		abs := filepath.Join(m.Root, filepath.FromSlash(f.Path))
-		differs, err := restoreOne(dir, abs, f)
+		rel := filepath.FromSlash(f.Path)
+		differs, err := restoreOne(t, dir, rel, f)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", f.Path, err))
 			continue
@@ -268,53 +302,56 @@ func restoreSave(dir string, m *manifest) ([]string, error) {
 		if differs {
 			changed = append(changed, f.Path)
 		}
-		dirs[filepath.Dir(abs)] = true
+		dirs[filepath.Dir(rel)] = true
 	}
 	for d := range dirs {
-		if err := durable.SyncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := t.syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
 	made := append([]string(nil), m.MadeDirs...)
 	sort.Slice(made, func(i, j int) bool { return len(made[i]) > len(made[j]) })
 	for _, d := range made {
-		_ = os.Remove(filepath.Join(m.Root, filepath.FromSlash(d))) // only succeeds when empty
+		rel := filepath.FromSlash(d)
+		if t.checkFolders(filepath.Join(rel, "x")) == nil {
+			_ = t.root.Remove(rel) // only succeeds when empty
+		}
 	}
 	return changed, errors.Join(errs...)
 }
 
 // restoreOne puts one saved entry back and says whether the tree differed.
-func restoreOne(dir, abs string, f savedFile) (bool, error) {
-	_ = os.Remove(tempName(abs))
+func restoreOne(t *tree, dir, rel string, f savedFile) (bool, error) {
+	if err := t.checkFolders(rel); err != nil {
+		return true, fmt.Errorf("%w; saved copy kept in %s", err, dir)
+	}
+	_ = t.root.Remove(tempName(rel))
 	if f.Kind == kindAbsent {
-		_, err := os.Lstat(abs)
+		_, err := t.root.Lstat(rel)
 		if errors.Is(err, fs.ErrNotExist) {
 			return false, nil
 		}
-		return true, removeFile(abs)
+		return true, removeFile(t, rel)
 	}
 	blob := filepath.Join(dir, f.Blob)
-	if same, _ := sameAsSaved(abs, blob, f); same {
+	if same, _ := sameAsSaved(t, rel, blob, f); same {
 		return false, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return true, err
 	}
 	src, err := os.Open(blob)
 	if err != nil {
 		return true, err
 	}
 	defer src.Close()
-	if fi, err := os.Lstat(abs); err == nil && fi.IsDir() {
+	if fi, err := t.root.Lstat(rel); err == nil && fi.IsDir() {
 		return true, fmt.Errorf("is a folder now; saved copy kept in %s", blob)
 	}
-	err = replaceFile(abs, src, fs.FileMode(f.Mode), f.Kind == kindSymlink, f.UID, f.GID, true)
+	err = replaceFile(t, rel, src, fs.FileMode(f.Mode), f.Kind == kindSymlink, f.UID, f.GID, true)
 	return true, err
 }
 
-// sameAsSaved reports whether abs already holds exactly the saved entry.
-func sameAsSaved(abs, blob string, f savedFile) (bool, error) {
-	fi, err := os.Lstat(abs)
+// sameAsSaved reports whether rel already holds exactly the saved entry.
+func sameAsSaved(t *tree, rel, blob string, f savedFile) (bool, error) {
+	fi, err := t.root.Lstat(rel)
 	if err != nil {
 		return false, err
 	}
@@ -323,7 +360,7 @@ func sameAsSaved(abs, blob string, f savedFile) (bool, error) {
 		if fi.Mode()&fs.ModeSymlink == 0 {
 			return false, nil
 		}
-		target, err := os.Readlink(abs)
+		target, err := t.root.Readlink(rel)
 		if err != nil {
 			return false, err
 		}
@@ -333,8 +370,16 @@ func sameAsSaved(abs, blob string, f savedFile) (bool, error) {
 		if !fi.Mode().IsRegular() || permBits(fi.Mode()) != fs.FileMode(f.Mode) || fi.Size() != f.Size {
 			return false, nil
 		}
-		sum, _, err := hashFile(abs)
-		return err == nil && sum == f.SHA256, err
+		g, err := t.root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+		if err != nil {
+			return false, err
+		}
+		defer g.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, g); err != nil {
+			return false, err
+		}
+		return hex.EncodeToString(h.Sum(nil)) == f.SHA256, nil
 	}
 }
 

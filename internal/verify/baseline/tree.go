@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	gitcmd "github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -91,23 +92,9 @@ func CopyTree(ctx context.Context, r *run.Runner, root, base string, opts CopyOp
 	return dir, remove, nil
 }
 
-// git runs one git command and returns its stdout.
+// git runs one git command in dir, its output going to stdout.
 func git(ctx context.Context, r *run.Runner, dir string, stdin io.Reader, stdout io.Writer, args ...string) error {
-	var errOut bytes.Buffer
-	spec := run.Spec{Args: append([]string{"git", "-C", dir}, args...), Purpose: run.Internal, Stdin: stdin, Stdout: stdout}
-	res, err := r.Run(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if res.ExitCode != 0 {
-		errOut.Write(res.Output)
-		msg := strings.TrimSpace(errOut.String())
-		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return fmt.Errorf("git %s: %s", args[0], msg)
-	}
-	return nil
+	return gitcmd.Run(ctx, r, gitcmd.Cmd{Dir: dir, Args: args, Stdin: stdin, Stdout: stdout})
 }
 
 func gitTop(ctx context.Context, r *run.Runner, root string) (string, error) {

@@ -1,16 +1,21 @@
 package snapshot
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 
-	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/git"
 )
 
 // Digest identifies the content of the tree's changes: two calls return the
@@ -66,58 +71,90 @@ func (s *Snapshot) Paths() []string {
 
 // Materialize writes the tree as it was at Take into dir (which should be
 // empty): the throwaway copy a full-scope baseline runs in. Clean tracked
-// files come from git's index in one call; the rest from the kept bytes.
+// files come from git's object store in one call (no checkout: no filter
+// or hook of the repository runs); the rest from the kept bytes.
 func (s *Snapshot) Materialize(ctx context.Context, dir string) error {
-	if s.git {
-		res, err := s.runner.Run(ctx, run.Spec{
-			Args: []string{"git", "checkout-index", "--all", "--force", "--prefix=" + dir + string(filepath.Separator)},
-			Dir:  s.root, Purpose: run.Internal,
-		})
-		if err != nil {
-			return err
-		}
-		if res.ExitCode != 0 {
-			return fmt.Errorf("git checkout-index: %s", res.Output)
-		}
-	}
+	var fromGit []string
 	for _, p := range s.Paths() {
 		e := s.base[p]
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if e.data == nil && e.file == "" {
-			if s.git {
-				continue // written by checkout-index
-			}
+		if e.data == nil && e.file == "" && s.git {
+			fromGit = append(fromGit, p)
+			continue
 		}
 		data, err := s.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		_ = os.Remove(dst)
-		if e.mode&fs.ModeSymlink != 0 {
-			if err := os.Symlink(string(data), dst); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := os.WriteFile(dst, data, e.mode.Perm()); err != nil {
+		if err := writeOut(filepath.Join(dir, filepath.FromSlash(p)), e.mode, bytes.NewReader(data)); err != nil {
 			return err
 		}
 	}
-	if !s.git {
+	if len(fromGit) == 0 {
 		return nil
 	}
-	// Files in the index that were already deleted when the turn started.
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
+	var ids strings.Builder
+	for _, p := range fromGit {
+		ids.WriteString(s.base[p].id + "\n")
+	}
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.writeBatch(pr, dir, fromGit) }()
+	err := git.Run(ctx, s.runner, git.Cmd{Dir: s.root, Args: []string{"cat-file", "--batch"}, Stdin: strings.NewReader(ids.String()), Stdout: pw})
+	pw.CloseWithError(err)
+	if werr := <-done; err == nil {
+		err = werr
+	}
+	return err
+}
+
+// writeBatch reads "git cat-file --batch" output for paths, in order, and
+// writes each file under dir. It drains the stream, so git never blocks.
+func (s *Snapshot) writeBatch(stream io.Reader, dir string, paths []string) error {
+	defer func() { _, _ = io.Copy(io.Discard, stream) }()
+	br := bufio.NewReaderSize(stream, 64<<10)
+	for _, p := range paths {
+		header, err := br.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("materialize %s: %w", p, err)
 		}
-		rel, _ := filepath.Rel(dir, p)
-		if _, ok := s.base[filepath.ToSlash(rel)]; !ok {
-			return os.Remove(p)
+		f := strings.Fields(header)
+		if len(f) != 3 || f[0] != s.base[p].id {
+			return fmt.Errorf("materialize %s: unexpected cat-file output %q", p, strings.TrimSpace(header))
 		}
-		return nil
-	})
+		size, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return fmt.Errorf("materialize %s: %w", p, err)
+		}
+		if err := writeOut(filepath.Join(dir, filepath.FromSlash(p)), s.base[p].mode, io.LimitReader(br, size)); err != nil {
+			return err
+		}
+		if _, err := br.Discard(1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeOut creates one file (or symlink) of the copy.
+func writeOut(dst string, mode fs.FileMode, content io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	_ = os.Remove(dst)
+	if mode&fs.ModeSymlink != 0 {
+		target, err := io.ReadAll(content)
+		if err != nil {
+			return err
+		}
+		return os.Symlink(string(target), dst)
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode.Perm())
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

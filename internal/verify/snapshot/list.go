@@ -1,12 +1,13 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -27,7 +28,9 @@ func (ie indexEntry) clean(fi fs.FileInfo) bool {
 
 // gitIndex reads the blob ids of tracked files that git finds clean (its
 // own stat cache decides, so no file is read). Dirty files are left out and
-// get hashed by the caller.
+// get hashed by the caller, and so are files git converts between the
+// work tree and the object store (see converted): the snapshot holds a
+// file's bytes on disk, never the form git stores.
 func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) {
 	out, err := s.git0(ctx, "ls-files", "-z", "--cached", "--stage")
 	if err != nil {
@@ -38,11 +41,11 @@ func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) 
 		return nil, err
 	}
 	isDirty := map[string]bool{}
-	for _, p := range split0(dirty) {
+	for _, p := range git.Split0(dirty) {
 		isDirty[p] = true
 	}
 	index := map[string]indexEntry{}
-	for _, rec := range split0(out) {
+	for _, rec := range git.Split0(out) {
 		// "<mode> <id> <stage>\t<path>"
 		meta, path, ok := strings.Cut(rec, "\t")
 		fields := strings.Fields(meta)
@@ -51,7 +54,63 @@ func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) 
 		}
 		index[path] = indexEntry{blob: fields[1], mode: fields[0]}
 	}
+	conv, err := s.converted(ctx, index)
+	if err != nil {
+		return nil, err
+	}
+	for p := range conv {
+		delete(index, p)
+	}
 	return index, nil
+}
+
+// convertingAttrs are the attributes under which a checked-out file's bytes
+// differ from its blob: a content filter (git-lfs), keyword expansion, a
+// work-tree encoding, CRLF endings on checkout.
+var convertingAttrs = []string{"filter", "ident", "working-tree-encoding", "eol"}
+
+// converted lists the tracked paths whose work-tree bytes git converts on
+// checkout, so the index's blob id is not the id of what is on disk. It
+// asks only when the repository has attribute files at all.
+func (s *Snapshot) converted(ctx context.Context, index map[string]indexEntry) (map[string]bool, error) {
+	if len(index) == 0 || !s.hasAttributes(index) {
+		return nil, nil
+	}
+	var in strings.Builder
+	for p := range index {
+		in.WriteString(p)
+		in.WriteByte(0)
+	}
+	var out strings.Builder
+	err := git.Run(ctx, s.runner, git.Cmd{Dir: s.root, Args: append([]string{"check-attr", "-z", "--stdin"}, convertingAttrs...),
+		Stdin: strings.NewReader(in.String()), Stdout: &out})
+	if err != nil {
+		return nil, err
+	}
+	conv := map[string]bool{}
+	f := strings.Split(out.String(), "\x00")
+	for i := 0; i+2 < len(f); i += 3 {
+		path, attr, value := f[i], f[i+1], f[i+2]
+		switch {
+		case value == "unspecified" || value == "unset":
+		case attr == "eol" && value != "crlf":
+		default:
+			conv[path] = true
+		}
+	}
+	return conv, nil
+}
+
+// hasAttributes reports whether any attribute file may apply: a
+// .gitattributes in the tree, the repository's info/attributes, or the
+// user's global one.
+func (s *Snapshot) hasAttributes(index map[string]indexEntry) bool {
+	for p := range index {
+		if p == ".gitattributes" || strings.HasSuffix(p, "/.gitattributes") {
+			return true
+		}
+	}
+	return git.HasAttributeFiles(s.root)
 }
 
 // list returns the files of the tree: tracked and untracked-not-ignored in
@@ -62,7 +121,7 @@ func (s *Snapshot) list(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		return split0(out), nil
+		return git.Split0(out), nil
 	}
 	var paths []string
 	err := filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
@@ -82,27 +141,16 @@ func (s *Snapshot) list(ctx context.Context) ([]string, error) {
 	return paths, err
 }
 
+// git0 runs git in the snapshot's root; any git failure means "not a git
+// work tree", other errors (a cancelled context) pass through.
 func (s *Snapshot) git0(ctx context.Context, args ...string) ([]byte, error) {
-	var out bytes.Buffer
-	res, err := s.runner.Run(ctx, run.Spec{
-		Args: append([]string{"git", "-c", "core.quotepath=off"}, args...), Dir: s.root,
-		Purpose: run.Internal, Stdout: &out, OutputCap: 4096,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if res.ExitCode != 0 {
+	out, err := git.Output(ctx, s.runner, s.root, args...)
+	var ge *git.Error
+	var nf *run.NotFoundError
+	if errors.As(err, &ge) || errors.As(err, &nf) {
 		return nil, errNotGit
 	}
-	return out.Bytes(), nil
+	return out, err
 }
 
-func split0(b []byte) []string {
-	var out []string
-	for _, f := range bytes.Split(b, []byte{0}) {
-		if len(f) > 0 {
-			out = append(out, string(f))
-		}
-	}
-	return out
-}
+func split0(b []byte) []string { return git.Split0(b) }

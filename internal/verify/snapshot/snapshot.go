@@ -12,7 +12,6 @@
 package snapshot
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -27,6 +26,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -184,18 +184,11 @@ func (s *Snapshot) ReadFile(path string) ([]byte, error) {
 	case e.file != "":
 		return os.ReadFile(e.file)
 	}
-	var out bytes.Buffer
-	res, err := s.runner.Run(context.Background(), run.Spec{
-		Args: []string{"git", "cat-file", "blob", e.id}, Dir: s.root,
-		Purpose: run.Internal, Stdout: &out, OutputCap: 4096,
-	})
+	out, err := git.Output(context.Background(), s.runner, s.root, "cat-file", "blob", e.id)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if res.ExitCode != 0 {
-		return nil, fmt.Errorf("git cat-file blob %s (%s): %s", e.id, path, bytes.TrimSpace(res.Output))
-	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
 // Changes compares the current tree with the snapshot. When the watcher

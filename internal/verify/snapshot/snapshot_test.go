@@ -26,7 +26,7 @@ func write(t *testing.T, root, rel, content string) {
 	}
 }
 
-func git(t *testing.T, dir string, args ...string) {
+func runGit(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -39,14 +39,14 @@ func git(t *testing.T, dir string, args ...string) {
 func gitRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	git(t, root, "init", "-q")
+	runGit(t, root, "init", "-q")
 	write(t, root, "a.go", "package a\n")
 	write(t, root, "b.go", "package a // b\n")
 	write(t, root, "dir with space/ü.txt", "unicode\n")
 	write(t, root, "keep.txt", "committed\n")
 	write(t, root, ".gitignore", "build/\n")
-	git(t, root, "add", "-A")
-	git(t, root, "commit", "-qm", "init")
+	runGit(t, root, "add", "-A")
+	runGit(t, root, "commit", "-qm", "init")
 	// Dirty before the turn: the snapshot must hold this, not HEAD.
 	write(t, root, "keep.txt", "dirty before the turn\n")
 	write(t, root, "untracked.txt", "untracked before the turn\n")
@@ -193,8 +193,8 @@ func TestWatcherMatchesRescan(t *testing.T) {
 	ctx := context.Background()
 	root := gitRepo(t)
 	write(t, root, ".gitignore", "build/\n*.log\n")
-	git(t, root, "add", ".gitignore")
-	git(t, root, "commit", "-qm", "ignore logs")
+	runGit(t, root, "add", ".gitignore")
+	runGit(t, root, "commit", "-qm", "ignore logs")
 	s, err := Take(ctx, &run.Runner{}, root)
 	if err != nil {
 		t.Fatal(err)

@@ -3,13 +3,14 @@ package snapshot
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/git"
 )
 
 // clone copies c so callers cannot disturb the cached last result.
@@ -88,15 +89,17 @@ func (s *Snapshot) notIgnored(ctx context.Context, paths []string) ([]string, er
 		}), nil
 	}
 	var out bytes.Buffer
-	res, err := s.runner.Run(ctx, run.Spec{
-		Args: []string{"git", "check-ignore", "-z", "--stdin"}, Dir: s.root, Purpose: run.Internal,
-		Stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00"), Stdout: &out, OutputCap: 4096,
-	})
+	err := git.Run(ctx, s.runner, git.Cmd{Dir: s.root, Args: []string{"check-ignore", "-z", "--stdin"},
+		Stdin: strings.NewReader(strings.Join(paths, "\x00") + "\x00"), Stdout: &out})
+	var ge *git.Error
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		err = nil // 1 means none is ignored
+	}
+	if errors.As(err, &ge) {
+		return nil, errNotGit
+	}
 	if err != nil {
 		return nil, err
-	}
-	if res.ExitCode > 1 { // 1 means none is ignored
-		return nil, errNotGit
 	}
 	ignored := setOf(split0(out.Bytes()))
 	return slices.DeleteFunc(paths, func(p string) bool { return ignored[p] }), nil
