@@ -61,20 +61,15 @@ func (s GitSource) ListDir(dir string) ([]string, error) {
 	if dir != "." && dir != "" {
 		tree += dir
 	}
-	var out bytes.Buffer
-	res, err := s.Runner.Run(ctx, run.Spec{
-		Args:    gitArgs("ls-tree", "-z", "--name-only", tree),
-		Dir:     s.Root,
-		Purpose: run.Internal,
-		Stdout:  &out,
-	})
+	out, err := git.Output(ctx, s.Runner, s.Root, "ls-tree", "-z", "--name-only", tree)
+	var ge *git.Error
+	if errors.As(err, &ge) {
+		return nil, nil // no such folder at Rev
+	}
 	if err != nil {
 		return nil, err
 	}
-	if res.ExitCode != 0 {
-		return nil, nil // no such folder at Rev
-	}
-	return strings.FieldsFunc(out.String(), func(r rune) bool { return r == 0 }), nil
+	return git.Split0(out), nil
 }
 
 // DirSource reads files from a folder on disk (the working tree). It
