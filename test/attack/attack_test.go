@@ -27,6 +27,7 @@ import (
 // refuse writes rather than hide the folder.
 type world struct {
 	base, home, proj, sibling, outside string
+	extraEnv                           []string // for the chanto binary (chantoEnv)
 }
 
 func newWorld(t *testing.T) *world {

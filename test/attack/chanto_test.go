@@ -105,7 +105,7 @@ func (w *world) chanto(t *testing.T, timeout time.Duration, args ...string) ([]b
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chantoBin(t), args...)
 	cmd.Dir = w.proj
-	cmd.Env = append(w.env(), "CHANTO_HOME="+filepath.Join(w.base, "chanto-home"))
+	cmd.Env = append(append(w.env(), w.extraEnv...), "CHANTO_HOME="+filepath.Join(w.base, "chanto-home"))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
@@ -311,5 +311,46 @@ func TestLazyFetchRunsNoTransport(t *testing.T) {
 				w.assertNothingRan(t, how, out)
 			})
 		}
+	}
+}
+
+// modelPlanted are the model's own bash calls (a prompt-injected model
+// needs nothing more): each rewires what chanto's git, or the user's,
+// reads as configuration.
+var modelPlanted = []struct{ name, attack string }{
+	{"git folder copy and commondir", `cp -r .git .g2
+git config -f .g2/config filter.cd.clean "$PLANTED"
+echo '* filter=cd' > .gitattributes
+printf '#!/bin/sh\necho pre-commit $(readlink /proc/self/ns/pid) >> %s\n' "$MARKER" > .g2/hooks/pre-commit
+chmod +x .g2/hooks/pre-commit
+echo "$PWD/.g2" > .git/commondir`},
+	{"info attributes and includes", `mkdir -p .git/info; echo '* filter=ia' > .git/info/attributes
+printf '[filter "ia"]\n\tclean = "%s"\n' "$PLANTED" > .git/inc.cfg
+echo "$PWD/elsewhere/objects" > .git/objects/info/alternates
+printf '#!/bin/sh\necho hook >> %s\n' "$MARKER" > .git/hooks/post-index-change; chmod +x .git/hooks/post-index-change`},
+	{"nested repository and gitlink", `git init -q nested && cd nested && git config filter.nr.clean "$PLANTED" &&
+echo '* filter=nr' > .gitattributes && echo a > f && git add -A && git -c user.name=a -c user.email=a@a commit -qm x &&
+echo b > f && cd .. && git add nested`},
+}
+
+func TestModelCannotPlantGitConfiguration(t *testing.T) {
+	requireSandbox(t)
+	for _, a := range modelPlanted {
+		t.Run(a.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.repo(t)
+			w.change(t)
+			attack := filepath.Join(w.base, "attack.sh")
+			must(t, os.WriteFile(attack, []byte("PLANTED=\""+strings.ReplaceAll(w.planted("planted"), `"`, `\"`)+"\"\nMARKER="+w.marker()+"\n"+a.attack+"\necho owt > a.txt\n"), 0o644))
+			script := filepath.Join(w.base, "model.script")
+			must(t, os.WriteFile(script, []byte("call bash {\"command\": \"bash "+attack+"\"}\n---\nsay Done.\n"), 0o644))
+			out, _ := w.chanto(t, 3*time.Minute, "-p", "do it", "--model", "scripted:"+script, "--permission-mode", "bypass", "--verify", "--verify-check", "true")
+			w.assertNothingRan(t, "chanto -p", out)
+			out, _ = w.chanto(t, 3*time.Minute, "verify", "--check", "true")
+			w.assertNothingRan(t, "the next chanto verify", out)
+			// The user's own next commit runs the hooks of whatever .git leads to.
+			w.git(t, "commit", "-qam", "user's commit", "--allow-empty")
+			w.assertNothingRan(t, "the user's next git commit", out)
+		})
 	}
 }
