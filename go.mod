@@ -17,7 +17,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.23.6 // grammar: Python tests
 	github.com/tree-sitter/tree-sitter-rust v0.24.0 // grammar: Rust tests
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // grammar: TypeScript and TSX tests
-	go.yaml.in/yaml/v4 v4.0.0-rc.2 // YAML by a parser: CI definitions and .mocharc.yml for test protection
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // YAML by a parser: CI definitions and .mocharc.yml for test protection, pnpm-workspace.yaml; the YAML org's maintained line (gopkg.in/yaml.v3 is archived)
 	golang.org/x/mod v0.43.0 // go.mod and go.work files: Go modules that build against each other in one repository
 	golang.org/x/net v0.61.0 // IDNA host canonicalization in the network allowlist proxy
 	golang.org/x/sys v0.50.0 // seccomp, inotify and other Linux calls

@@ -234,7 +234,11 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 		why := map[string]string{}
 		files := &manifests{root: repoRoot}
 		maps.Copy(why, goDependents(repoRoot, roots, files))
-		maps.Copy(why, nodeDependents(repoRoot, roots))
+		node, err := nodeDependents(repoRoot, roots)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(why, node)
 		maps.Copy(why, cargoDependents(repoRoot, roots, changed, files))
 		maps.Copy(why, pyDependents(repoRoot, roots, files))
 		for _, dir := range slices.Sorted(maps.Keys(why)) {
@@ -352,7 +356,11 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 			p.Checks = append(p.Checks, c)
 		} else if members {
 			// A workspace root with no tests of its own: its packages'.
-			for _, pkg := range workspacePackages(root) {
+			pkgs, err := workspacePackages(root)
+			if err != nil {
+				return p, workspaceError(repoRoot, root, err)
+			}
+			for _, pkg := range pkgs {
 				r, _ := filepath.Rel(repoRoot, filepath.Join(pkg.dir, "package.json"))
 				c, ok, err := nodeCheck(pkg.dir, filepath.ToSlash(r))
 				if err != nil {

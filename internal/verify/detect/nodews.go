@@ -1,9 +1,8 @@
 package detect
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -14,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"go.yaml.in/yaml/v4"
 )
 
 // A JavaScript monorepo's packages (npm and yarn "workspaces", pnpm's
@@ -29,8 +29,10 @@ type nodePackage struct {
 
 // workspaceGlobs reads the package globs of a workspace root at dir: the
 // "workspaces" of its package.json (a list, or yarn's {"packages": […]})
-// or the "packages" list of pnpm-workspace.yaml. nil when dir is none.
-func workspaceGlobs(dir string) []string {
+// or the "packages" list of pnpm-workspace.yaml. nil when dir is none; the
+// error names a pnpm-workspace.yaml that is not YAML, since a workspace
+// whose packages cannot be read would miss their dependents.
+func workspaceGlobs(dir string) ([]string, error) {
 	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
 		var pkg struct {
 			Workspaces json.RawMessage `json:"workspaces"`
@@ -38,54 +40,64 @@ func workspaceGlobs(dir string) []string {
 		if json.Unmarshal(data, &pkg) == nil && len(pkg.Workspaces) > 0 {
 			var list []string
 			if json.Unmarshal(pkg.Workspaces, &list) == nil {
-				return list
+				return list, nil
 			}
 			var yarn struct {
 				Packages []string `json:"packages"`
 			}
 			if json.Unmarshal(pkg.Workspaces, &yarn) == nil {
-				return yarn.Packages
+				return yarn.Packages, nil
 			}
 		}
 	}
 	if data, err := os.ReadFile(filepath.Join(dir, "pnpm-workspace.yaml")); err == nil {
 		return pnpmPackages(data)
 	}
-	return nil
+	return nil, nil
 }
 
-// pnpmPackages reads the "packages:" list of pnpm-workspace.yaml, the
-// one key detection needs (block list items, quoted or not).
-func pnpmPackages(data []byte) []string {
-	var globs []string
-	in := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := sc.Text()
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case trimmed == "" || strings.HasPrefix(trimmed, "#"):
-		case strings.HasPrefix(line, "packages:"):
-			in = true
-		case in && strings.HasPrefix(trimmed, "- "):
-			g := strings.TrimSpace(strings.TrimPrefix(trimmed, "- "))
-			if i := strings.Index(g, " #"); i >= 0 {
-				g = strings.TrimSpace(g[:i])
-			}
-			globs = append(globs, strings.Trim(g, `"'`))
-		case line[0] != ' ' && line[0] != '\t':
-			in = false
-		}
+// pnpmPackages reads the "packages" list of pnpm-workspace.yaml with a
+// YAML parser: block or flow lists, quoted or not, anchors, comments.
+// The error is a *ManifestError without its File.
+func pnpmPackages(data []byte) ([]string, error) {
+	var ws struct {
+		Packages []string `yaml:"packages"`
 	}
-	return globs
+	err := yaml.Unmarshal(data, &ws)
+	var perr *yaml.ParserError
+	var terr *yaml.TypeError
+	switch {
+	case err == nil:
+		return ws.Packages, nil
+	case errors.As(err, &perr):
+		return nil, &ManifestError{Line: perr.Line, Msg: "invalid YAML: " + perr.Message}
+	case errors.As(err, &terr) && len(terr.Errors) > 0:
+		e := terr.Errors[0]
+		return nil, &ManifestError{Line: e.Line, Msg: "packages: " + strings.TrimPrefix(e.Err.Error(), "yaml: ")}
+	}
+	return nil, &ManifestError{Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+// workspaceError names the workspace file an error of workspaceGlobs came
+// from, relative to the repository root.
+func workspaceError(repoRoot, dir string, err error) error {
+	var me *ManifestError
+	if errors.As(err, &me) && me.File == "" {
+		r, rerr := filepath.Rel(repoRoot, filepath.Join(dir, "pnpm-workspace.yaml"))
+		if rerr != nil {
+			r = "pnpm-workspace.yaml"
+		}
+		me.File = filepath.ToSlash(r)
+	}
+	return err
 }
 
 // workspacePackages are the packages a workspace root at dir lists, in
 // folder order; globs starting with "!" leave folders out.
-func workspacePackages(dir string) []nodePackage {
-	globs := workspaceGlobs(dir)
-	if len(globs) == 0 {
-		return nil
+func workspacePackages(dir string) ([]nodePackage, error) {
+	globs, err := workspaceGlobs(dir)
+	if len(globs) == 0 || err != nil {
+		return nil, err
 	}
 	var include, exclude []string
 	for _, g := range globs {
@@ -137,7 +149,7 @@ func workspacePackages(dir string) []nodePackage {
 			pkgs = append(pkgs, p)
 		}
 	}
-	return pkgs
+	return pkgs, nil
 }
 
 func readNodePackage(dir string) (nodePackage, bool) {
@@ -168,7 +180,8 @@ func nodeWorkspaceRoots(repoRoot string, roots []string) []string {
 	var out []string
 	for _, r := range roots {
 		for dir := r; inside(repoRoot, dir); dir = filepath.Dir(dir) {
-			if workspaceGlobs(dir) != nil && !slices.Contains(out, dir) {
+			// One whose file cannot be read counts, so its error is reported.
+			if globs, err := workspaceGlobs(dir); (globs != nil || err != nil) && !slices.Contains(out, dir) {
 				out = append(out, dir)
 			}
 			if dir == repoRoot || dir == filepath.Dir(dir) {
@@ -182,10 +195,13 @@ func nodeWorkspaceRoots(repoRoot string, roots []string) []string {
 // nodeDependents finds the workspace packages that depend on a package
 // in roots, directly or through another workspace package, and says why
 // for each; roots themselves are left out.
-func nodeDependents(repoRoot string, roots []string) map[string]string {
+func nodeDependents(repoRoot string, roots []string) (map[string]string, error) {
 	why := map[string]string{}
 	for _, ws := range nodeWorkspaceRoots(repoRoot, roots) {
-		pkgs := workspacePackages(ws)
+		pkgs, err := workspacePackages(ws)
+		if err != nil {
+			return nil, workspaceError(repoRoot, ws, err)
+		}
 		byName := map[string]*nodePackage{}
 		for i := range pkgs {
 			if pkgs[i].name != "" {
@@ -226,5 +242,5 @@ func nodeDependents(repoRoot string, roots []string) map[string]string {
 			}
 		}
 	}
-	return why
+	return why, nil
 }

@@ -10,6 +10,10 @@ func TestNodeWorkspaceDependents(t *testing.T) {
 		{"npm", `{"name":"root","workspaces":["packages/*","!packages/skip"]}`, "package.json"},
 		{"yarn", `{"name":"root","workspaces":{"packages":["packages/*","!packages/skip"]}}`, "package.json"},
 		{"pnpm", "packages:\n  - 'packages/*'\n  - \"!packages/skip\" # not this one\nonlyBuiltDependencies: []\n", "pnpm-workspace.yaml"},
+		// Flow style, as `pnpm init` and many repositories write it; read by
+		// hand, it gave no packages and no dependents (issue 10).
+		{"pnpm-flow", `packages: ["packages/*", '!packages/skip']` + "\n", "pnpm-workspace.yaml"},
+		{"pnpm-flow-multiline", "# workspace\npackages: [\n  packages/*,\n  \"!packages/skip\",\n]\ncatalog: {react: ^18}\n", "pnpm-workspace.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
@@ -55,5 +59,25 @@ func TestNodeWorkspaceDependents(t *testing.T) {
 				t.Errorf("no change: %d projects, %v", n, commands(ps))
 			}
 		})
+	}
+}
+
+// A pnpm-workspace.yaml that is not YAML is named with its line: its
+// packages cannot be read, so their dependents would be missed.
+func TestPnpmWorkspaceInvalid(t *testing.T) {
+	for manifest, want := range map[string]string{
+		"packages: [\"packages/*\"\n": "pnpm-workspace.yaml:",
+		"packages:\n  a: b\n":         "pnpm-workspace.yaml:2: packages: ",
+		"packages:\n - a\n\tb: [\n":   "pnpm-workspace.yaml:",
+	} {
+		root := t.TempDir()
+		write(t, root, "pnpm-workspace.yaml", manifest)
+		write(t, root, "package.json", `{"name":"root"}`)
+		write(t, root, "packages/a/package.json", `{"name":"@ws/a","scripts":{"test":"node --test"}}`)
+		write(t, root, "packages/a/index.js", "")
+		_, err := Projects(root, []string{"packages/a/index.js"}, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%q: err = %v, want %s…", manifest, err, want)
+		}
 	}
 }
