@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -12,8 +13,13 @@ import (
 
 // harnessKind names the kind of runner configuration p is, "" for none.
 func harnessKind(p string) string {
+	if k := ciKind(p); k != "" {
+		return "ci-" + k
+	}
 	base := path.Base(p)
 	switch base {
+	case ".coveragerc":
+		return "coverage"
 	case "conftest.py":
 		return "conftest"
 	case "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
@@ -32,6 +38,11 @@ func harnessKind(p string) string {
 			return "jsconfig"
 		}
 	}
+	for _, n := range mochaConfigNames {
+		if base == n {
+			return "mocharc"
+		}
+	}
 	return ""
 }
 
@@ -43,20 +54,31 @@ func harnessViolation(p, what string, line int, before, after string) Violation 
 // checkHarness compares one runner configuration file; b or a is nil when
 // the file is missing on that side.
 func checkHarness(kind, p string, b, a []byte) []Violation {
-	if a == nil && kind != "package" && kind != "cargo" {
+	if strings.HasPrefix(kind, "ci-") {
+		return checkTestRuns(strings.TrimPrefix(kind, "ci-"), p, b, a)
+	}
+	if a == nil && kind != "package" && kind != "cargo" && kind != "make" {
 		return nil
 	}
 	switch kind {
+	case "coverage":
+		return checkCoverage(p, b, a)
+	case "mocharc":
+		return compareMocharc(p, b, a)
 	case "conftest":
 		return checkConftest(p, b, a)
 	case "pytest":
-		return checkPytestConfig(p, b, a)
+		out := append(checkPytestConfig(p, b, a), checkCoverage(p, b, a)...)
+		if path.Base(p) == "tox.ini" {
+			out = append(out, checkTestRuns("tox", p, b, a)...)
+		}
+		return out
 	case "package":
 		return checkPackageJSON(p, b, a)
 	case "jsconfig":
-		return compareJSConfig(p, jsConfigValues(p, b), jsConfigValues(p, a), a)
+		return append(compareJSConfig(p, jsConfigValues(p, b), jsConfigValues(p, a), a), checkJSThresholds(p, b, a)...)
 	case "make":
-		return checkMakefile(p, b, a)
+		return checkTestRuns("make", p, b, a)
 	case "cargo":
 		return checkCargo(p, b, a)
 	case "jvm":
@@ -234,10 +256,6 @@ func missing(want, got []string) []string {
 	return out
 }
 
-var weakScriptWords = []string{"--passWithNoTests", "--bail", "-t", "--testNamePattern", "--testPathIgnorePatterns", "--testPathPattern",
-	"--onlyChanged", "-o", "--findRelatedTests", "--lastCommit", "--changedSince", "--exclude", "--grep", "--fgrep", "-g",
-	"--passWithNoTests=true", "--allowOnly", "--no-bail=false", "||", "true", "exit", "echo", ":", "--silent", "--forceExit", "--dir", "--ignore"}
-
 func checkPackageJSON(p string, b, a []byte) []Violation {
 	type pkg struct {
 		Scripts map[string]string `json:"scripts"`
@@ -258,40 +276,46 @@ func checkPackageJSON(p string, b, a []byte) []Violation {
 		// test runs from it: a parse error hides no test.
 		return nil
 	}
-	var out []Violation
-	for name, old := range bp.Scripts {
-		if name != "test" && !strings.HasPrefix(name, "test:") && name != "pretest" && name != "posttest" {
-			continue
-		}
+	out := checkTestRuns("package", p, b, a)
+	for _, name := range []string{"test", "pretest", "posttest"} {
+		old, had := bp.Scripts[name]
 		cur, ok := ap.Scripts[name]
-		if ok && cur == old {
+		if !had || ok && cur == old {
 			continue
 		}
-		if !ok || weakerScript(old, cur) {
+		if runs, _ := testRuns("package", []byte(`{"scripts":{"x":`+strconv.Quote(old)+`}}`)); len(runs) == 0 && (!ok || replacesRun(cur)) {
+			// A test script that calls no known runner (a custom one)
+			// replaced by one that cannot fail or removed.
 			out = append(out, harnessViolation(p, fmt.Sprintf("scripts.%s changed to something weaker", name), lineOf(a, `"`+name+`"`), old, cur))
 		}
 	}
-	if _, had := bp.Scripts["pretest"]; !had && ap.Scripts["pretest"] != "" && weakerScript("", ap.Scripts["pretest"]) {
+	if _, had := bp.Scripts["pretest"]; !had && ap.Scripts["pretest"] != "" && replacesRun(ap.Scripts["pretest"]) {
 		out = append(out, harnessViolation(p, "scripts.pretest added", lineOf(a, `"pretest"`), "", ap.Scripts["pretest"]))
 	}
 	out = append(out, compareJSConfig(p, flattenJSON(bp.Jest), flattenJSON(ap.Jest), a)...)
 	return out
 }
 
-// weakerScript reports whether cur drops any word of old or adds a word
-// that narrows, short-circuits or replaces the run.
-func weakerScript(old, cur string) bool {
-	if len(missing(strings.Fields(old), strings.Fields(cur))) > 0 {
-		return true
+// replacesRun reports whether a script ends the run early or cannot
+// fail: an exit, a masked command, or only echo and true.
+func replacesRun(script string) bool {
+	cmds, err := parseShell(script)
+	if err != nil {
+		return false
 	}
-	for _, w := range missing(strings.Fields(cur), strings.Fields(old)) {
-		for _, weak := range weakScriptWords {
-			if w == weak || strings.HasPrefix(w, weak+"=") {
-				return true
-			}
+	for _, c := range cmds {
+		if c.masked != "" || c.args[0] == "exit" {
+			return true
 		}
 	}
-	return false
+	for _, c := range cmds {
+		switch c.args[0] {
+		case "echo", "true", ":", "printf":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func lineOf(b []byte, needle string) int {
@@ -329,62 +353,6 @@ func compareJSConfig(p string, b, a map[string][]string, src []byte) []Violation
 		}
 	}
 	return out
-}
-
-// makeTargets maps test-like targets to their normalized rule text.
-func makeTargets(src []byte) map[string]string {
-	out := map[string]string{}
-	cur := ""
-	for _, line := range strings.Split(string(normalizeNewlines(src)), "\n") {
-		if strings.HasPrefix(line, "\t") {
-			if cur != "" {
-				out[cur] += "\n" + strings.Join(strings.Fields(line), " ")
-			}
-			continue
-		}
-		cur = ""
-		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		i := strings.Index(t, ":")
-		if i <= 0 || strings.HasPrefix(t[i:], ":=") {
-			continue
-		}
-		for _, name := range strings.Fields(t[:i]) {
-			if name == "test" || name == "tests" || name == "check" || strings.HasPrefix(name, "test-") || strings.HasPrefix(name, "test_") {
-				cur = name
-				out[name] = strings.Join(strings.Fields(t[i+1:]), " ")
-			}
-		}
-	}
-	return out
-}
-
-func checkMakefile(p string, b, a []byte) []Violation {
-	bt, at := makeTargets(b), makeTargets(a)
-	var out []Violation
-	names := make([]string, 0, len(bt))
-	for k := range bt {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		cur, ok := at[name]
-		if ok && cur == bt[name] {
-			continue
-		}
-		out = append(out, harnessViolation(p, "Makefile target "+name+" changed", lineOf(a, name+":"), lastLine2(bt[name]), lastLine2(cur)))
-	}
-	return out
-}
-
-func lastLine2(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // cargoTests extracts the settings of Cargo.toml that decide which tests

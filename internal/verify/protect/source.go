@@ -88,7 +88,7 @@ func TakeSnapshot(root string, d *Detector) (Snapshot, error) {
 				continue // dangling link or loop
 			}
 			if info.IsDir() {
-				if skipDirs[name] || strings.HasPrefix(name, ".") && name != ".github" {
+				if skipDirs[name] || strings.HasPrefix(name, ".") && name != ".github" && name != ".circleci" {
 					continue
 				}
 				if err := walk(full, p); err != nil {

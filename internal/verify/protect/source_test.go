@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestSnapshotSymlinksAndCompare(t *testing.T) {
@@ -75,13 +74,11 @@ func TestHugeGeneratedFile(t *testing.T) {
 	base := b.String()
 	cur := strings.Replace(base, "def test_gen_x7():", "def check_gen_x7():", 1)
 	cur = strings.Replace(cur, "== 200\n", "== 201\n", 1)
-	start := time.Now()
+	// Its time is measured by bench/protect, not asserted here (the
+	// machine's load decides it).
 	vs, err := Compare(mapSource{"tests/test_gen.py": base}, mapSource{"tests/test_gen.py": cur}, []string{"tests/test_gen.py"}, Options{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 90*time.Second {
-		t.Fatalf("huge file took %v", d)
 	}
 	var removed, note bool
 	for _, v := range vs {
