@@ -121,3 +121,11 @@ func TestVerifyWithoutBubblewrap(t *testing.T) {
 		t.Fatalf("configured sandbox: exit %d\nstdout: %s\nstderr: %s", code, stdout.String(), stderr.String())
 	}
 }
+
+func TestRegistryDomains(t *testing.T) {
+	got := registryDomains("https://goproxy.example.com/mod,direct", "sum.example.com+abc https://sum.example.com:8443")
+	want := []string{"proxy.golang.org", "sum.golang.org", "index.crates.io", "static.crates.io", "crates.io", "goproxy.example.com", "sum.example.com:8443"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("registryDomains = %q, want %q", got, want)
+	}
+}

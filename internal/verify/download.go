@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -81,6 +82,10 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 	if c.Runner == detect.Cargo {
 		if file := cargoRunsPrograms(e.cs.Root, c.Dir); file != "" {
 			cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded, and %s names programs cargo would run with the network, so chanto does not: run %s first", file, shown)
+			return cr, nil
+		}
+		if file := cargoNamesSources(e.cs.Root, c.Dir); file != "" {
+			cr.CouldNotRun = fmt.Sprintf("its dependencies are not downloaded, and %s names a git source or a registry other than crates.io, which chanto does not fetch on its own: run %s first", file, shown)
 			return cr, nil
 		}
 	}
@@ -161,6 +166,80 @@ func namesProgram(name string, m map[string]any) bool {
 	return false
 }
 
+// downloadEnv keeps the go command to module proxies: no module is
+// fetched from a repository the project names (git, hg, …).
+var downloadEnv = []string{"GOVCS=*:off"}
+
+// cargoNamesSources names the project file through which cargo fetch
+// would fetch from a place the project chose rather than crates.io: a
+// git dependency or patch in a Cargo.toml, a git or other-registry source
+// in Cargo.lock, a [source] replacement or [registries] entry in
+// .cargo/config(.toml). It looks from dir up to root; "" when none.
+func cargoNamesSources(root, dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, name := range []string{"Cargo.toml", "Cargo.lock", ".cargo/config.toml", ".cargo/config"} {
+			file := filepath.Join(d, filepath.FromSlash(name))
+			data, err := os.ReadFile(file)
+			if err != nil {
+				continue
+			}
+			if namesSource(name, data) {
+				rel, _ := filepath.Rel(root, file)
+				return filepath.ToSlash(rel)
+			}
+		}
+		if d == root || d == filepath.Dir(d) || !strings.HasPrefix(d, root) {
+			return ""
+		}
+	}
+}
+
+// crates.io's index, as Cargo.lock names it.
+var cratesIO = []string{"registry+https://github.com/rust-lang/crates.io-index", "sparse+https://index.crates.io/"}
+
+func namesSource(name string, data []byte) bool {
+	var m map[string]any
+	if name == "Cargo.lock" {
+		if _, err := toml.Decode(string(data), &m); err != nil {
+			return true
+		}
+		pkgs, _ := m["package"].([]map[string]any)
+		for _, p := range pkgs {
+			if src, ok := p["source"].(string); ok && !slices.Contains(cratesIO, src) {
+				return true
+			}
+		}
+		return false
+	}
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		return true
+	}
+	if strings.HasPrefix(name, ".cargo/") {
+		_, src := m["source"]
+		_, regs := m["registries"]
+		return src || regs
+	}
+	found := false
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, x := range t {
+				if k == "git" || k == "registry" || k == "registry-index" {
+					found = true
+				}
+				walk(x)
+			}
+		case []map[string]any:
+			for _, x := range t {
+				walk(x)
+			}
+		}
+	}
+	walk(m)
+	return found
+}
+
 // download runs the dependency download in dir once per run; it returns
 // "" when it worked, else the last line of its output.
 func (e *engine) download(ctx context.Context, c detect.Check, args []string) string {
@@ -172,7 +251,7 @@ func (e *engine) download(ctx context.Context, c detect.Check, args []string) st
 		e.downloads = map[string]string{}
 	}
 	stop := e.progress(e.shownDir(dir) + strings.Join(args, " ") + " (downloading dependencies)")
-	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: runnerEnv(c.Runner)})
+	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: append(runnerEnv(c.Runner), downloadEnv...)})
 	stop()
 	why := ""
 	switch {
