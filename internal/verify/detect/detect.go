@@ -399,7 +399,7 @@ func underSkipped(rel string) bool {
 // goChecks are a Go module's checks.
 func goChecks(dir string) []Check {
 	return []Check{
-		{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: dir, Runner: GoVet},
+		{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: dir, Runner: GoVet, Narrowable: true},
 		{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: dir, Runner: Go, Narrowable: true},
 	}
 }

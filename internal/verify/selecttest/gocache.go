@@ -130,7 +130,7 @@ func setStats(src string, g *goGraph) {
 }
 
 // goGraphFormat changes when goGraph does, so old cache files are not read.
-const goGraphFormat = "go-graph-v3"
+const goGraphFormat = "go-graph-v4"
 
 // goGraphKey hashes what the package graph depends on.
 func goGraphKey(dir string) string {

@@ -39,8 +39,7 @@ type goPkg struct {
 	// TestDeps are the module packages its test binary links, test-only
 	// imports and the external _test package included.
 	TestDeps []string `json:"testDeps,omitempty"`
-	// Deps are the module packages the package itself links (kept for main
-	// packages, whose tests-by-execution depend on them).
+	// Deps are the module packages the package itself links.
 	Deps []string `json:"deps,omitempty"`
 	// Harness is set when its tests import a script-test harness
 	// (testscript): they build and run the module's commands.
@@ -170,9 +169,9 @@ func parseGoList(rd io.Reader, dir string) (*goGraph, error) {
 			gp.Harness = gp.Harness || programRunners[ip]
 			gp.ExecImport = gp.ExecImport || ip == "os/exec"
 		}
-		if p.Name == "main" {
-			gp.Deps = localDeps(closure(imports, p.ImportPath), local)
-		}
+		// Every package's own closure: mains' tests-by-execution depend on
+		// it, and go vet's facts flow along it to importers.
+		gp.Deps = localDeps(closure(imports, p.ImportPath), local)
 		byPath[p.ImportPath] = gp
 		g.Packages = append(g.Packages, gp)
 	}

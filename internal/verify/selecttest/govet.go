@@ -1,0 +1,85 @@
+package selecttest
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+func init() { analyzers[detect.GoVet] = selectGoVet }
+
+// selectGoVet narrows `go vet ./...` to the packages a change can give a
+// new finding: the changed packages (test files included, vet reads them)
+// and every package that imports one of them, directly or not, from its
+// code or its tests, since vet's facts (a printf wrapper, say) flow from a
+// package to its importers. The usual rules force the whole module.
+func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	g, err := goGraphFor(ctx, r, in.Check.Dir)
+	if err != nil {
+		return Selection{}, err
+	}
+	tests := 0
+	for _, p := range g.Packages {
+		tests += p.TestFiles
+	}
+	if tests <= MinTestFiles {
+		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	}
+	changed, reason := vetChanged(g, in)
+	if reason != "" {
+		return fullSelection(in.Check, reason), nil
+	}
+	if len(changed) == 0 {
+		return fullSelection(in.Check, "no Go package changed"), nil
+	}
+	var targets []string
+	for _, p := range g.Packages {
+		if changed[p.ImportPath] || anyIn(p.Deps, changed) || anyIn(p.TestDeps, changed) {
+			targets = append(targets, goTarget(p.Rel))
+		}
+	}
+	if len(targets) == len(g.Packages) {
+		return fullSelection(in.Check, "the change reaches every package"), nil
+	}
+	sort.Strings(targets)
+	return narrowed(replacePattern(in.Check.Args, "./...", targets), targets, nil), nil
+}
+
+// vetChanged maps the changed files to the packages vet must look at
+// again. A non-empty reason means the whole module is vetted.
+func vetChanged(g *goGraph, in Input) (map[string]bool, string) {
+	byDir := map[string]*goPkg{}
+	for _, p := range g.Packages {
+		byDir[p.Rel] = p
+	}
+	added := toSet(in.Added)
+	changed := map[string]bool{}
+	for _, f := range cleanChanged(in.Changed) {
+		if inNestedModule(in.Check.Dir, f) {
+			continue
+		}
+		p := byDir[path.Dir(f)]
+		isGo := strings.HasSuffix(f, ".go")
+		switch {
+		case p != nil && (isGo || contains(p.Files, path.Base(f))):
+			changed[p.ImportPath] = true
+		case isGo && added[f]:
+			// A new file outside any package (a program behind a build
+			// tag) is in nothing vet looks at.
+		case testdataOwner(byDir, f) != nil:
+			// Vet looks at no byte of test data; its package is the
+			// cheapest thing to vet (a check runs something).
+			changed[testdataOwner(byDir, f).ImportPath] = true
+		case isGo:
+			return nil, f + " is in no package of the module"
+		default:
+			return nil, f + " is not Go code"
+		}
+	}
+	return changed, ""
+}
