@@ -230,6 +230,9 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 	if lang == "" {
 		return out, nil
 	}
+	if lang == "python" {
+		out = append(out, checkLoadTests(p, b, a)...)
+	}
 	candidate := c.det.candidate(p)
 	if !candidate {
 		return append(out, envChecks(p, lang, b, a)...), nil

@@ -148,7 +148,12 @@ var subsetTools = map[string]bool{"go test": true, "pytest": true, "unittest": t
 var booleanFlags = map[string]bool{"-v": true, "-vv": true, "-q": true, "-x": true, "-s": true, "-race": true, "-cover": true,
 	"-failfast": true, "--ci": true, "--verbose": true, "--quiet": true, "--all": true, "--locked": true, "--frozen": true,
 	"--offline": true, "--release": true, "--workspace": true, "--all-features": true, "--no-fail-fast": true, "--recursive": true,
-	"--coverage": true, "--silent": true, "-ra": true, "--runInBand": true, "-i": true, "--strict-markers": true, "--color": true}
+	"--coverage": true, "--silent": true, "-ra": true, "--runInBand": true, "-i": true, "--strict-markers": true, "--color": true,
+	"--all-targets": true, "--lib": true, "--bins": true, "--tests": true, "--benches": true, "--examples": true, "--doc": true,
+	"--no-run": true, "--nocapture": true, "--show-output": true, "--include-ignored": true, "--ignored": true, "--exact": true,
+	"-short": true, "-json": true, "--passWithNoTests": true, "--run": true, "-B": true, "--batch-mode": true, "-ntp": true,
+	"--no-transfer-progress": true, "--no-cache": true, "--forceExit": true, "--detectOpenHandles": true, "--lf": true,
+	"--last-failed": true, "--co": true, "--collect-only": true, "--sw": true, "--stepwise": true, "--noconftest": true}
 
 type parsedArgs struct {
 	flags map[string]string // flag → value ("" for none)
