@@ -33,6 +33,7 @@ var layer = map[string]int{
 	"internal/llm/scripted":      20,
 	"internal/llm/llmtest":       20,
 	"internal/llm/provider":      30,
+	"internal/verify/runner":     15,
 	"internal/verify/detect":     20,
 	"internal/verify/selecttest": 30,
 	"internal/verify/protect":    30,

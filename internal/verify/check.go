@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,14 +17,18 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
+
+// Failure names one failing test (or build) so runs can be compared.
+type Failure = runner.Failure
 
 // checkOutputCap bounds the output kept per check run.
 const checkOutputCap = 256 << 10
 
 // excerptTail is how much of the end of the output the excerpt keeps.
-const excerptTail = 8 << 10
+const excerptTail = runner.ExcerptTail
 
 // runCheck runs check c at the selected scope, falls back to the full
 // suite when a narrowed run could not run, and emits verify.check.
@@ -165,12 +168,13 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	if reportDir != "" {
 		defer os.RemoveAll(reportDir)
 	}
-	col := newCollector(c.Runner, reportDir, c.Dir)
-	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.stdout(), Combined: true, Env: runnerEnv(c.Runner)}
+	rn := runner.For(c.Runner)
+	col := rn.Collector(reportDir, c.Dir)
+	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: rn.Env()}
 	if c.Runner == detect.Custom {
 		spec.Shell, cr.Command = c.Command, c.Command
 	} else {
-		spec.Args, cr.Command = col.args(sel.Args), shownCommand(c, sel.Args)
+		spec.Args, cr.Command = col.Args(sel.Args), shownCommand(c, sel.Args)
 	}
 	if label == "" {
 		label = e.shownDir(c.Dir) + shortCommand(cr.Command, cr.Targets)
@@ -200,30 +204,22 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	case err != nil:
 		return cr, err
 	}
-	o := col.finish(res)
+	o := col.Finish(res)
 	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
 	cr.DurationMS = res.Duration.Milliseconds()
-	cr.Failures, cr.Tests = o.failures, o.tests
-	if c.Runner == detect.Go || c.Runner == detect.Cargo {
-		// Their tests finish in parallel: sort so runs read the same.
-		sort.SliceStable(cr.Failures, func(i, j int) bool { return cr.Failures[i].ID < cr.Failures[j].ID })
-	}
-	text := o.text
+	cr.Failures, cr.Tests = o.Failures, o.Tests
+	text := o.Text
 	if text == "" {
 		text = string(res.Output)
 	}
-	cr.Output, cr.raw = excerpt(o.excerpt, text), text
+	cr.Output, cr.raw = excerpt(o.Excerpt, text), text
 	if res.ExitCode == 127 && !res.TimedOut {
 		cr.NotFound = missingProgram(text)
 	}
-	if res.ExitCode == 0 && !res.TimedOut && o.noReport != "" && len(o.failures) == 0 {
-		cr.CouldNotRun = noReportReason(c, o.noReport)
+	if res.ExitCode == 0 && !res.TimedOut && o.NoReport != "" && len(o.Failures) == 0 {
+		cr.CouldNotRun = noReportReason(c, o.NoReport)
 	}
-	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.failures) == 0 &&
-		((o.tests == 0 && (res.ExitCode == 0 || noTestsExit(c.Runner, res.ExitCode))) || (c.Runner == detect.Pytest && res.ExitCode == 5))
-	if c.Runner == detect.GoVet && strings.Contains(text, "no packages to vet") {
-		cr.NoTests = true // a module without a single package
-	}
+	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.Failures) == 0 && rn.NoTests(res.ExitCode, o.Tests, text)
 	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == "" && cr.CouldNotRun == ""
 	return cr, nil
 }
@@ -241,28 +237,6 @@ func noReportReason(c detect.Check, report string) string {
 		}
 	}
 	return why
-}
-
-// runnerEnv keeps test runners out of watch mode and colour codes.
-func runnerEnv(r detect.Runner) []string {
-	switch r {
-	case detect.Jest, detect.Vitest, detect.NodeTest, detect.Mocha, detect.NPM:
-		return []string{"CI=true", "NO_COLOR=1", "FORCE_COLOR=0"}
-	case detect.Cargo:
-		return []string{"CARGO_TERM_COLOR=never"}
-	}
-	return nil
-}
-
-// noTestsExit reports exit codes that runners use for "no tests".
-func noTestsExit(r detect.Runner, code int) bool {
-	switch r {
-	case detect.Pytest, detect.Unittest:
-		return code == 5
-	case detect.Jest, detect.Vitest:
-		return code == 1
-	}
-	return false
 }
 
 // notFoundLines say "program not found": bash's "bash: line 1: x: command
@@ -292,12 +266,12 @@ func missingProgram(out string) string {
 // path, nothing collected), so the full suite runs instead.
 func fallbackReason(r detect.Runner, cr CheckRun) (string, bool) {
 	if cr.NoTests {
-		return selecttest.FallbackNoTests, true
+		return runner.FallbackNoTests, true
 	}
 	if len(cr.Failures) > 0 {
 		return "", false // tests ran and failed: a real failure
 	}
-	return selecttest.FallbackReason(r, cr.ExitCode, []byte(cr.raw))
+	return runner.For(r).Fallback(cr.ExitCode, []byte(cr.raw))
 }
 
 // excerpt keeps the failing tests' own output, then the tail of the rest.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -23,39 +23,15 @@ import (
 // command, which runs no project code, in the runner's download sandbox
 // (the registries reachable), and runs the check again.
 
-var (
-	// goNoNetwork is the go command's "module@version: Get
-	// https://proxy.golang.org/…: dial tcp: …" (a test's own failing dial
-	// names no module version).
-	goNoNetwork = regexp.MustCompile(`\S@v[^\s:]+: (?:[^"]*: )?(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
-	// cargoFetchFailed and cargoNoNetwork: cargo's "failed to get `x` as
-	// a dependency" (or "failed to download …") caused by a network error.
-	cargoFetchFailed = regexp.MustCompile(`(?m)^error: failed to (?:get|download|load source for|query replaced source|update)`)
-	cargoNoNetwork   = regexp.MustCompile(`(?i)could(?: not|n't) resolve host|failed to connect to|connection refused|network (?:failure|is unreachable)|spurious network error`)
-)
-
 // downloadArgs is the command that fetches dependencies for runner r;
 // nil when r's checks download nothing by themselves.
-func downloadArgs(r detect.Runner) []string {
-	switch r {
-	case detect.Go, detect.GoVet:
-		return []string{"go", "mod", "download"}
-	case detect.Cargo:
-		return []string{"cargo", "fetch"}
-	}
-	return nil
-}
+func downloadArgs(r detect.Runner) []string { return runner.For(r).Download().Args }
 
 // lackedNetwork reports whether a failed run's output is the package
 // manager failing to download a dependency.
 func lackedNetwork(r detect.Runner, output string) bool {
-	switch r {
-	case detect.Go, detect.GoVet:
-		return goNoNetwork.MatchString(output)
-	case detect.Cargo:
-		return cargoFetchFailed.MatchString(output) && cargoNoNetwork.MatchString(output)
-	}
-	return false
+	d := runner.For(r).Download()
+	return d.Lacked != nil && d.Lacked(output)
 }
 
 // execute runs one selection of check c. When the run failed for want of
@@ -251,7 +227,7 @@ func (e *engine) download(ctx context.Context, c detect.Check, args []string) st
 		e.downloads = map[string]string{}
 	}
 	stop := e.progress(e.shownDir(dir) + strings.Join(args, " ") + " (downloading dependencies)")
-	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: append(runnerEnv(c.Runner), downloadEnv...)})
+	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: append(runner.For(c.Runner).Env(), downloadEnv...)})
 	stop()
 	why := ""
 	switch {
@@ -271,13 +247,10 @@ const maxNetworkLine = 200
 
 // networkLine is the line of output that names the network error.
 func networkLine(r detect.Runner, output string) string {
-	re := goNoNetwork
-	if r == detect.Cargo {
-		re = cargoNoNetwork
-	}
+	re := runner.For(r).Download().Line
 	line := lastLine(output)
 	for l := range strings.SplitSeq(output, "\n") {
-		if re.MatchString(l) {
+		if re != nil && re.MatchString(l) {
 			line = strings.TrimSpace(l)
 			break
 		}

@@ -2,8 +2,6 @@ package verify
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -64,8 +63,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		earlier = "; " + earlier
 	}
 	switch {
-	case last.NotFound != "" && isNodeCheck(last) && !dirExists(filepath.Join(last.check.Dir, "node_modules")):
-		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; node_modules is missing: run npm install)%s.", nv, last.NotFound, cmd, earlier)
+	case last.NotFound != "" && runner.NotInstalled(last.check.Dir, last.check.Args) != "":
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; %s)%s.", nv, last.NotFound, cmd, runner.NotInstalled(last.check.Dir, last.check.Args), earlier)
 	case last.NotFound != "":
 		return NotVerified, fmt.Sprintf("%s%s is not installed (%s)%s.", nv, last.NotFound, cmd, earlier)
 	case last.TimedOut && last.FromModelRun:
@@ -76,10 +75,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return NotVerified, fmt.Sprintf("%s%s could not run: %s%s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."), earlier)
 	case last.Refused:
 		return NotVerified, fmt.Sprintf("%s%s was refused%s.", nv, cmd, earlier)
-	case last.NoTests && last.check.Runner == "go-vet":
-		return NotVerified, fmt.Sprintf("%s%s found no Go packages; %s%s.", nv, cmd, noTestsHint, earlier)
 	case last.NoTests:
-		return NotVerified, fmt.Sprintf("%s%s collected no tests; %s%s.", nv, cmd, noTestsHint, earlier)
+		return NotVerified, fmt.Sprintf("%s%s %s; %s%s.", nv, cmd, runner.For(last.check.Runner).NoTestsText(), noTestsHint, earlier)
 	}
 	return NotVerified, nv + cmd + " failed" + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "."
 }
@@ -298,16 +295,6 @@ func formatDuration(d time.Duration) string {
 	}
 	d = d.Round(time.Second)
 	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-}
-
-// isNodeCheck reports a check run through npm.
-func isNodeCheck(c CheckRun) bool {
-	return len(c.check.Args) > 0 && c.check.Args[0] == "npm"
-}
-
-func dirExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 // formatLimit shows a time limit as it is usually set: "600s", "1.5s".

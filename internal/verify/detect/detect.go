@@ -16,24 +16,27 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
-// Runner names a test runner chanto understands.
-type Runner string
+// Runner names a test runner; what chanto knows of each lives in
+// internal/verify/runner.
+type Runner = runner.Name
 
+// The runners, as detection names them.
 const (
-	Go       Runner = "go"
-	GoVet    Runner = "go-vet"
-	Pytest   Runner = "pytest"
-	Unittest Runner = "unittest"
-	Cargo    Runner = "cargo"
-	Jest     Runner = "jest"
-	Vitest   Runner = "vitest"
-	NodeTest Runner = "node-test"
-	Mocha    Runner = "mocha"
-	NPM      Runner = "npm" // npm test with a runner chanto does not know
-	Make     Runner = "make"
-	Custom   Runner = "custom" // configured by the user; always run in full
+	Go       = runner.Go
+	GoVet    = runner.GoVet
+	Pytest   = runner.Pytest
+	Unittest = runner.Unittest
+	Cargo    = runner.Cargo
+	Jest     = runner.Jest
+	Vitest   = runner.Vitest
+	NodeTest = runner.NodeTest
+	Mocha    = runner.Mocha
+	NPM      = runner.NPM
+	Make     = runner.Make
+	Custom   = runner.Custom
 )
 
 // Check is one command of a project.
@@ -46,7 +49,8 @@ type Check struct {
 	Dir string
 	// Runner tells selection and failure parsing what produced the output.
 	Runner Runner
-	// Narrowable is true for test commands selection may narrow.
+	// Narrowable is true for test commands selection may narrow (the
+	// runner has a related-test mode).
 	Narrowable bool
 	// FullReason is set on the checks of a project that runs although
 	// none of its files changed, because it builds against a project
@@ -340,7 +344,7 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 		if err := checkCargoToml(filepath.Join(root, "Cargo.toml"), rel("Cargo.toml")); err != nil {
 			return p, err
 		}
-		c := Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: true}
+		c := Check{Command: "cargo test", Args: []string{"cargo", "test"}, Dir: root, Runner: Cargo, Narrowable: narrowable(Cargo)}
 		if rootPackageWorkspace(filepath.Join(root, "Cargo.toml")) {
 			// Without it cargo tests the root package alone.
 			c.Command, c.Args = "cargo test --workspace", []string{"cargo", "test", "--workspace"}
@@ -399,10 +403,13 @@ func underSkipped(rel string) bool {
 // goChecks are a Go module's checks.
 func goChecks(dir string) []Check {
 	return []Check{
-		{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: dir, Runner: GoVet, Narrowable: true},
-		{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: dir, Runner: Go, Narrowable: true},
+		{Command: "go vet ./...", Args: []string{"go", "vet", "./..."}, Dir: dir, Runner: GoVet, Narrowable: narrowable(GoVet)},
+		{Command: "go test ./...", Args: []string{"go", "test", "./..."}, Dir: dir, Runner: Go, Narrowable: narrowable(Go)},
 	}
 }
+
+// narrowable reports a runner with a related-test mode.
+func narrowable(r Runner) bool { return runner.For(r).FullOnly() == "" }
 
 func fileExists(p string) bool {
 	st, err := os.Stat(p)

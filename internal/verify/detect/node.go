@@ -6,9 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/shell"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 // packageJSON is the part of package.json detection reads.
@@ -42,7 +44,7 @@ func nodeCheck(root, rel string) (Check, bool, error) {
 		Args:       []string{"npm", "test"},
 		Dir:        root,
 		Runner:     r,
-		Narrowable: r == Jest || r == Vitest,
+		Narrowable: narrowable(r),
 	}, true, nil
 }
 
@@ -78,6 +80,9 @@ func nodeRunner(script string, pkg packageJSON) Runner {
 	}
 	return NPM
 }
+
+// jsRunners are the runners a test script may start.
+var jsRunners = []Runner{Jest, Vitest, Mocha, NodeTest}
 
 // scriptWrappers run the command that follows them: environment setters,
 // package runners and coverage tools (c8 --100 node --test).
@@ -126,20 +131,11 @@ func scriptRunner(script string, scripts map[string]string, depth int, alone boo
 			}
 			words = words[i:] // yarn jest, pnpm vitest: a package's program
 		}
-		switch filepath.Base(words[0]) {
-		case "jest", "vitest":
-			if depth > 0 && !alone {
+		if inv, ok := runner.Recognize(words); ok && slices.Contains(jsRunners, inv.Runner) {
+			if narrowable(inv.Runner) && depth > 0 && !alone {
 				return ""
 			}
-			return Runner(filepath.Base(words[0]))
-		case "mocha":
-			return Mocha
-		case "node":
-			for _, w := range words[1:] {
-				if w == "--test" || strings.HasPrefix(w, "--test=") {
-					return NodeTest
-				}
-			}
+			return inv.Runner
 		}
 	}
 	return ""

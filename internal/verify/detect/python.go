@@ -81,7 +81,7 @@ func pythonCmd(root, interp string, r Runner) Check {
 		Args:       []string{interp, "-m", mod},
 		Dir:        root,
 		Runner:     r,
-		Narrowable: true,
+		Narrowable: narrowable(r),
 	}
 }
 

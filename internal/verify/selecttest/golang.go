@@ -14,6 +14,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 func init() { analyzers[detect.Go] = selectGo }
@@ -276,7 +277,8 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 		targets = append(targets, goTarget(plan.byPath[ip].Rel))
 	}
 	sort.Strings(targets)
-	return narrowed(replacePattern(in.Check.Args, "./...", targets), targets, widened), nil
+	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
+	return narrowed(args, targets, widened), nil
 }
 
 func goTarget(rel string) string {
@@ -284,24 +286,6 @@ func goTarget(rel string) string {
 		return "."
 	}
 	return "./" + rel
-}
-
-// replacePattern puts targets where pattern was in args, or at the end.
-func replacePattern(args []string, pattern string, targets []string) []string {
-	var out []string
-	done := false
-	for _, a := range args {
-		if a == pattern && !done {
-			out = append(out, targets...)
-			done = true
-			continue
-		}
-		out = append(out, a)
-	}
-	if !done {
-		out = append(out, targets...)
-	}
-	return out
 }
 
 // goPlan is the mapping of the change onto packages.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 func init() { analyzers[detect.GoVet] = selectGoVet }
@@ -47,7 +48,8 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		return fullSelection(in.Check, "the change reaches every package"), nil
 	}
 	sort.Strings(targets)
-	return narrowed(replacePattern(in.Check.Args, "./...", targets), targets, nil), nil
+	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
+	return narrowed(args, targets, nil), nil
 }
 
 // vetChanged maps the changed files to the packages vet must look at

@@ -2,9 +2,6 @@ package selecttest
 
 import (
 	"testing"
-
-	"github.com/chanto-dev/chanto/internal/shell"
-	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
 func TestReadPytestConfig(t *testing.T) {
@@ -51,15 +48,6 @@ func TestConsoleScripts(t *testing.T) {
 	cfg := readPytestConfig(dir)
 	if cfg.Scripts["tool"] != "pkg.cli" || cfg.Scripts["other"] != "pkg.other" {
 		t.Fatalf("scripts = %v", cfg.Scripts)
-	}
-}
-
-func TestPytestArgsDropNamedPaths(t *testing.T) {
-	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"tests/test_a.py": ""})
-	c := detect.Check{Args: []string{"/usr/bin/python3", "-m", "pytest", "-q", "tests"}, Dir: dir}
-	if got := shell.Join(pytestArgs(c, []string{"tests/test_a.py"})); got != "/usr/bin/python3 -m pytest -q tests/test_a.py" {
-		t.Fatalf("got %s", got)
 	}
 }
 

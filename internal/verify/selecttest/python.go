@@ -11,6 +11,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 func init() {
@@ -131,7 +132,8 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	if unittest {
 		return unittestSelection(in.Check, files, notes)
 	}
-	return narrowed(pytestArgs(in.Check, files), files, notes), nil
+	args, _ := runner.For(detect.Pytest).NarrowTargets(in.Check.Dir, in.Check.Args, files)
+	return narrowed(args, files, notes), nil
 }
 
 // doctestModules lists the modules pytest's --doctest-modules collects
@@ -251,25 +253,6 @@ func (p *pyProject) importedByAny(f string) bool {
 		}
 	}
 	return false
-}
-
-// pytestArgs appends the test files to the check's argv, dropping the
-// paths it named (they would re-widen the run).
-func pytestArgs(c detect.Check, files []string) []string {
-	var out []string
-	afterPytest := false
-	for i, a := range c.Args {
-		if i > 0 && c.Args[i-1] == "-m" && a == "pytest" || path.Base(a) == "pytest" || path.Base(a) == "py.test" {
-			afterPytest = true
-			out = append(out, a)
-			continue
-		}
-		if afterPytest && !strings.HasPrefix(a, "-") && pathExists(filepath.Join(c.Dir, a)) {
-			continue
-		}
-		out = append(out, a)
-	}
-	return append(out, files...)
 }
 
 func pathExists(p string) bool {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 func init() { analyzers[detect.Cargo] = selectCargo }
@@ -184,7 +185,7 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 			for _, t := range targets {
 				extra = append(extra, "--test", t)
 			}
-			return narrowed(cargoArgs(in.Check.Args, extra), []string{name}, nil), nil
+			return narrowed(runner.CargoArgs(in.Check.Args, extra), []string{name}, nil), nil
 		}
 	}
 	for name := range onlyTests {
@@ -201,7 +202,7 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 	for _, n := range names {
 		extra = append(extra, "-p", n)
 	}
-	return narrowed(cargoArgs(in.Check.Args, extra), names, nil), nil
+	return narrowed(runner.CargoArgs(in.Check.Args, extra), names, nil), nil
 }
 
 // testTargetsUsing returns the integration test target of file f and
@@ -260,27 +261,6 @@ func reverseDeps(crates []*crate, start map[string]bool) map[string]bool {
 				}
 			}
 		}
-	}
-	return out
-}
-
-// cargoArgs puts the package flags right after the test subcommand and
-// drops workspace-wide flags.
-func cargoArgs(args, extra []string) []string {
-	var out []string
-	inserted := false
-	for _, a := range args {
-		if a == "--workspace" || a == "--all" {
-			continue
-		}
-		out = append(out, a)
-		if a == "test" && !inserted {
-			out = append(out, extra...)
-			inserted = true
-		}
-	}
-	if !inserted {
-		out = append(out, extra...)
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/chanto-dev/chanto/internal/run"
-	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -66,13 +65,6 @@ func TestCargoSelection(t *testing.T) {
 			}
 			wantNarrow(t, sel, tc.command)
 		})
-	}
-}
-
-func TestCargoFlagsPlacement(t *testing.T) {
-	got := cargoArgs([]string{"cargo", "test", "--workspace", "--quiet", "--", "--nocapture"}, []string{"-p", "a"})
-	if want := "cargo test -p a --quiet -- --nocapture"; shell.Join(got) != want {
-		t.Fatalf("got %s, want %s", shell.Join(got), want)
 	}
 }
 

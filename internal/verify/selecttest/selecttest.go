@@ -18,6 +18,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 // Input is what selection needs.
@@ -132,19 +133,11 @@ func generalRule(in Input) (string, bool) {
 
 // noRelatedMode is the reason for checks that always run in full.
 func noRelatedMode(r detect.Runner) string {
-	switch r {
-	case detect.Make:
-		return "make checks always run in full"
-	case detect.Custom, "":
-		return "configured checks always run in full"
-	case detect.GoVet:
-		return "go vet always runs in full"
-	case detect.NodeTest:
-		return "node's test runner has no related-test mode"
-	case detect.Mocha:
-		return "mocha has no related-test mode"
-	case detect.NPM:
-		return "the npm test script has no known related-test mode"
+	if r == "" {
+		r = runner.Custom
+	}
+	if why := runner.For(r).FullOnly(); why != "" {
+		return why
 	}
 	return string(r) + " checks always run in full"
 }

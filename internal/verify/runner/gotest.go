@@ -1,0 +1,314 @@
+package runner
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// goTest is `go test`: packages as targets, results from -json.
+type goTest struct{ base }
+
+var _ Runner = goTest{}
+
+func init() { register(goTest{goTestBase}) }
+
+// goTestBase is go test's data; gotestsum shares it.
+var goTestBase = base{
+	name:    Go,
+	targets: Packages,
+	flags: Flags{
+		Valued:  []string{"-run", "-skip", "-count", "-timeout", "-p", "-parallel", "-cpu", "-tags", "-coverprofile", "-covermode", "-coverpkg", "-bench", "-benchtime", "-shuffle", "-o", "-exec", "-ldflags", "-gcflags", "-mod", "-vet", "-list", "-fuzz", "-fuzztime", "-outputdir", "-trimpath"},
+		Filters: []string{"-run", "-skip", "-list", "-short", "-fuzz", "-exec", "-vet"},
+		Safe:    []string{"-v", "-count", "-timeout", "-p", "-parallel", "-cpu", "-race", "-cover", "-coverprofile", "-covermode", "-coverpkg", "-json", "-failfast", "-shuffle", "-tags", "-bench", "-benchtime", "-benchmem", "-mod", "-trimpath", "-x", "-a", "-o", "-ldflags", "-gcflags", "-outputdir", "-buildvcs"},
+	},
+	collects: []string{"**/*_test.go"},
+	fallback: []fallbackRule{
+		{regexp.MustCompile(`(matched no packages|no Go files in|cannot find package|directory not found|is not in std|no required module provides package)`), FallbackMissing},
+	},
+}
+
+func (g goTest) Recognize(args []string) (Invocation, bool) {
+	if path.Base(at(args, 0)) != "go" || at(args, 1) != "test" {
+		return Invocation{}, false
+	}
+	return g.read(args, 2), true
+}
+
+var (
+	goNoTestFiles = regexp.MustCompile(`(?m)^\?\s+\S+\s+\[no test files\]$`)
+	goRanPackage  = regexp.MustCompile(`(?m)^(ok|FAIL|---|panic|=== RUN)`)
+	// goNoNetwork is the go command's "module@version: Get
+	// https://proxy.golang.org/…: dial tcp: …" (a test's own failing dial
+	// names no module version).
+	goNoNetwork = regexp.MustCompile(`\S@v[^\s:]+: (?:[^"]*: )?(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
+)
+
+func (g goTest) Fallback(exit int, output []byte) (string, bool) {
+	output = goJSONText(lastMB(output))
+	if why, ok := g.base.Fallback(exit, output); ok {
+		return why, ok
+	}
+	if exit == 0 && goNoTestFiles.Match(output) && !goRanPackage.Match(output) {
+		return FallbackNoTests, true
+	}
+	return "", false
+}
+
+// goDownload is the go command's dependency fetch, for go test and go vet.
+var goDownload = Download{
+	Args:   []string{"go", "mod", "download"},
+	Lacked: goNoNetwork.MatchString,
+	Line:   goNoNetwork,
+}
+
+func (goTest) Download() Download { return goDownload }
+
+// NarrowTargets puts the packages in place of ./... (or after the
+// command when it names none).
+func (goTest) NarrowTargets(_ string, args, targets []string) ([]string, bool) {
+	return replacePattern(args, "./...", targets), true
+}
+
+// NarrowTests runs the failing tests' packages with -run matching their
+// top-level names exactly (a subtest's parent runs whole).
+func (goTest) NarrowTests(_ string, args []string, tests []Failure) ([]string, bool) {
+	var pkgs, names []string
+	for _, f := range tests {
+		pkg, name, ok := goTestID(f.ID)
+		if !ok {
+			return nil, false
+		}
+		name, _, _ = strings.Cut(name, "/")
+		if !slices.Contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+		}
+		if q := regexp.QuoteMeta(name); !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	if len(names) == 0 {
+		return nil, false
+	}
+	out := replacePattern(args, "./...", pkgs)
+	i := slices.Index(out, "test")
+	return slices.Insert(out, i+1, "-run", "^("+strings.Join(names, "|")+")$"), true
+}
+
+// goTestID splits "example.com/m/a.TestX/sub" into package and test; a
+// package or build failure has no test.
+func goTestID(id string) (pkg, test string, ok bool) {
+	i := -1
+	for _, p := range []string{".Test", ".Example", ".Fuzz"} {
+		if j := strings.Index(id, p); j > 0 && (i < 0 || j < i) {
+			i = j
+		}
+	}
+	if i < 0 || strings.HasSuffix(id, "]") {
+		return "", "", false
+	}
+	return id[:i], id[i+1:], true
+}
+
+// replacePattern puts targets where pattern was (once), or at the end.
+func replacePattern(args []string, pattern string, targets []string) []string {
+	var out []string
+	done := false
+	for _, a := range args {
+		if a == pattern && !done {
+			out = append(out, targets...)
+			done = true
+			continue
+		}
+		out = append(out, a)
+	}
+	if !done {
+		out = append(out, targets...)
+	}
+	return out
+}
+
+func (goTest) Collector(string, string) Collector { return &goJSON{tests: map[string]*goTestRun{}} }
+
+// goJSONText turns `go test -json` output back into the text it carries;
+// other output is returned unchanged.
+func goJSONText(out []byte) []byte {
+	if !bytes.HasPrefix(bytes.TrimSpace(out), []byte("{")) {
+		return out
+	}
+	var text bytes.Buffer
+	for _, line := range bytes.Split(out, []byte("\n")) {
+		var ev struct{ Output string }
+		if json.Unmarshal(line, &ev) == nil {
+			text.WriteString(ev.Output)
+		} else {
+			text.Write(line)
+			text.WriteByte('\n')
+		}
+	}
+	return text.Bytes()
+}
+
+// ---- go test -json ----
+
+type goTestRun struct {
+	pkg, name string
+	out       []byte
+	failed    bool
+	crashed   bool // running when the test binary died
+}
+
+type goJSON struct {
+	w        *lineWriter
+	tests    map[string]*goTestRun
+	failed   []*goTestRun
+	pkgFail  []string
+	build    map[string]bool
+	ran      int
+	text     *run.Capped
+	failText bytes.Buffer
+}
+
+type goEvent struct {
+	Action      string
+	Package     string
+	ImportPath  string
+	Test        string
+	Output      string
+	FailedBuild string
+}
+
+func (g *goJSON) Args(user []string) []string {
+	out := append([]string(nil), user...)
+	for i, a := range out {
+		if a == "test" {
+			return append(out[:i+1], append([]string{"-json"}, out[i+1:]...)...)
+		}
+	}
+	return out
+}
+
+func (g *goJSON) Stdout() io.Writer {
+	g.text = run.NewCapped(run.DefaultOutputCap)
+	g.build = map[string]bool{}
+	g.w = &lineWriter{fn: g.line}
+	return g.w
+}
+
+func (g *goJSON) line(b []byte) {
+	var ev goEvent
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &ev) != nil {
+		g.text.Write(append(b, '\n'))
+		return
+	}
+	// Like go test without -v: package lines always, a test's own output
+	// only when it fails.
+	if ev.Output != "" && ev.Test == "" && ev.Output != "PASS\n" {
+		g.text.Write([]byte(ev.Output))
+	}
+	key := ev.Package + "\x00" + ev.Test
+	switch {
+	case ev.Action == "build-fail":
+		g.build[ev.ImportPath] = true
+	case ev.Test == "" && ev.Action == "fail":
+		g.pkgFail = append(g.pkgFail, ev.Package)
+		if ev.FailedBuild != "" {
+			g.build[ev.Package] = true
+		}
+		// Tests still running when their package failed never finished:
+		// the binary died (a stack overflow, a panic in a goroutine, the
+		// -timeout panic) while they ran or waited to (t.Parallel).
+		for _, k := range slices.Sorted(maps.Keys(g.tests)) {
+			if t := g.tests[k]; t.pkg == ev.Package {
+				t.failed, t.crashed = true, true
+				g.failed = append(g.failed, t)
+				g.text.Write(t.out)
+				if g.failText.Len() < 16<<10 {
+					g.failText.Write(t.out)
+				}
+				delete(g.tests, k)
+			}
+		}
+	case ev.Test == "":
+		if ev.Action == "output" && strings.Contains(ev.Output, "[build failed]") {
+			g.build[ev.Package] = true
+		}
+	case ev.Action == "run":
+		g.ran++
+		g.tests[key] = &goTestRun{pkg: ev.Package, name: ev.Test}
+	case ev.Action == "output":
+		if t := g.tests[key]; t != nil && len(t.out) < 8<<10 && !strings.HasPrefix(ev.Output, "=== ") {
+			t.out = append(t.out, ev.Output...)
+		}
+	case ev.Action == "fail":
+		if t := g.tests[key]; t != nil {
+			t.failed = true
+			g.failed = append(g.failed, t)
+			g.text.Write(t.out)
+			if g.failText.Len() < 16<<10 {
+				g.failText.Write(t.out)
+			}
+		}
+		delete(g.tests, key)
+	case ev.Action == "pass" || ev.Action == "skip":
+		delete(g.tests, key)
+	}
+}
+
+func (g *goJSON) Finish(res run.Result) Outcome {
+	g.w.flush()
+	o := Outcome{Tests: g.ran, Text: string(g.text.Bytes())}
+	if len(o.Text) > ExcerptTail {
+		// The tail alone may have lost the failing tests' output.
+		o.Excerpt = g.failText.String()
+	}
+	// A failing subtest fails its parent too; name the leaf only.
+	parents := map[string]bool{}
+	for _, t := range g.failed {
+		for n := t.name; strings.Contains(n, "/"); {
+			n = n[:strings.LastIndexByte(n, '/')]
+			parents[t.pkg+"\x00"+n] = true
+		}
+	}
+	// The same test name in two packages is told apart by package name.
+	count := map[string]int{}
+	for _, t := range g.failed {
+		count[t.name]++
+	}
+	pkgsWithTests := map[string]bool{}
+	for _, t := range g.failed {
+		pkgsWithTests[t.pkg] = true
+		if parents[t.pkg+"\x00"+t.name] {
+			continue
+		}
+		name := t.name
+		if count[t.name] > 1 {
+			name = path.Base(t.pkg) + "." + t.name
+		}
+		if t.crashed {
+			name += " (did not finish: its test binary died)"
+		}
+		o.Failures = append(o.Failures, Failure{ID: t.pkg + "." + t.name, Name: name})
+	}
+	for _, p := range g.pkgFail {
+		if pkgsWithTests[p] {
+			continue
+		}
+		name := p
+		if g.build[p] {
+			name += " [build failed]"
+		}
+		o.Failures = append(o.Failures, Failure{ID: name, Name: name})
+	}
+	// Tests finish in parallel: sort so runs read the same.
+	sort.SliceStable(o.Failures, func(i, j int) bool { return o.Failures[i].ID < o.Failures[j].ID })
+	return o
+}

@@ -1,0 +1,57 @@
+package runner
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// goVet is `go vet`: packages as targets (narrowed like go test's, to
+// the changed packages and their importers), findings read from its text.
+type goVet struct{ base }
+
+var _ Runner = goVet{}
+
+func init() {
+	register(goVet{base{
+		name:     GoVet,
+		targets:  Packages,
+		flags:    Flags{Valued: []string{"-tags", "-mod"}, Safe: []string{"-tags", "-mod", "-json", "-v"}},
+		collects: []string{"**/*.go"},
+	}})
+}
+
+func (g goVet) Recognize(args []string) (Invocation, bool) {
+	if path.Base(at(args, 0)) != "go" || at(args, 1) != "vet" {
+		return Invocation{}, false
+	}
+	return g.read(args, 2), true
+}
+
+// NarrowTargets puts the packages in place of ./... .
+func (goVet) NarrowTargets(_ string, args, targets []string) ([]string, bool) {
+	return replacePattern(args, "./...", targets), true
+}
+
+func (goVet) Collector(string, string) Collector { return &lineParser{parse: parseVet} }
+
+// NoTests is a module without a single package.
+func (g goVet) NoTests(exit, tests int, output string) bool {
+	return g.base.NoTests(exit, tests, output) || strings.Contains(output, "no packages to vet")
+}
+
+func (goVet) NoTestsText() string { return "found no Go packages" }
+
+func (goVet) Download() Download { return goDownload }
+
+// vetFinding is a go vet or compiler diagnostic: "[vet: ]file.go:L:C: msg".
+var vetFinding = regexp.MustCompile(`^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?: (.+)$`)
+
+// parseVet names each diagnostic; the ID leaves out the line number so a
+// finding survives lines moving between the base and the change.
+func parseVet(line string, o *Outcome) {
+	if m := vetFinding.FindStringSubmatch(line); m != nil {
+		file := strings.TrimPrefix(m[1], "./")
+		o.Failures = appendUnique(o.Failures, Failure{ID: file + ": " + m[3], Name: file + ":" + m[2] + ": " + m[3]})
+	}
+}

@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+func TestPytestNarrowTargetsDropsNamedPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "tests", "test_a.py"), nil)
+	got, ok := For(Pytest).NarrowTargets(dir, []string{"/usr/bin/python3", "-m", "pytest", "-q", "tests"}, []string{"tests/test_a.py"})
+	if want := []string{"/usr/bin/python3", "-m", "pytest", "-q", "tests/test_a.py"}; !ok || !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestCargoFlagsPlacement(t *testing.T) {
+	got := CargoArgs([]string{"cargo", "test", "--workspace", "--quiet", "--", "--nocapture"}, []string{"-p", "a"})
+	if want := []string{"cargo", "test", "-p", "a", "--quiet", "--", "--nocapture"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestGoNarrowTargets(t *testing.T) {
+	got, _ := For(Go).NarrowTargets("", []string{"go", "test", "-count=1", "./..."}, []string{"./a", "./b"})
+	if want := []string{"go", "test", "-count=1", "./a", "./b"}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestCollectorArgs(t *testing.T) {
+	if got := withExtraArgs([]string{"npm", "test"}, "--json"); !slices.Equal(got, []string{"npm", "test", "--", "--json"}) {
+		t.Errorf("npm: %q", got)
+	}
+	if got := withExtraArgs([]string{"npx", "jest", "a.js"}, "--json"); !slices.Equal(got, []string{"npx", "jest", "a.js", "--json"}) {
+		t.Errorf("npx: %q", got)
+	}
+	if got := For(Cargo).Collector("", "").Args([]string{"cargo", "test", "-p", "a", "--", "--exact"}); !slices.Equal(got, []string{"cargo", "test", "--no-fail-fast", "-p", "a", "--", "--exact"}) {
+		t.Errorf("cargo: %q", got)
+	}
+	if got := For(Go).Collector("", "").Args([]string{"go", "test", "./a", "./b"}); !slices.Equal(got, []string{"go", "test", "-json", "./a", "./b"}) {
+		t.Errorf("go: %q", got)
+	}
+}
+
+func TestJestTextFallback(t *testing.T) {
+	dir := t.TempDir()
+	for script, plain := range map[string]bool{
+		"jest":                         true,
+		"jest --ci --coverage":         true,
+		"NODE_ENV=test npx vitest run": true,
+		"jest && eslint .":             false,
+		"tsc; vitest run":              false,
+		"react-scripts test":           false,
+		`FOO="a b" jest`:               true,
+		"NODE_OPTIONS='--max-old-space-size=4096 --trace-warnings' vitest run": true,
+		"echo 'x' > out; jest": false,
+		"jest $(cat args)":     false,
+	} {
+		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"scripts":{"test":`+strconv.Quote(script)+`}}`), 0o644)
+		if got := plainTestScript(dir); got != plain {
+			t.Errorf("%q: plain = %v", script, got)
+		}
+		j := newJestJSON(t.TempDir(), dir, false)
+		args := j.Args([]string{"npm", "test"})
+		if plain != (len(args) > 2) || plain == j.text {
+			t.Errorf("%q: args %q, text %v", script, args, j.text)
+		}
+	}
+}
+
+// A runner that exits 0 without the report it was asked for verified
+// nothing; the outcome names the missing report.
+func TestMissingReport(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		r    Name
+		want string
+	}{
+		{Pytest, "the JUnit report it was asked for (--junitxml)"},
+		{Jest, "the jest JSON report it was asked for"},
+		{Vitest, "the vitest JSON report it was asked for"},
+	} {
+		col := For(c.r).Collector(dir, dir)
+		col.Args([]string{"x"})
+		col.Stdout()
+		if o := col.Finish(run.Result{Output: []byte("helper loaded\n")}); o.NoReport != c.want {
+			t.Errorf("%s: NoReport %q, want %q", c.r, o.NoReport, c.want)
+		}
+	}
+	col := For(Pytest).Collector("", dir)
+	col.Stdout()
+	if o := col.Finish(run.Result{}); o.NoReport != "" {
+		t.Errorf("no report asked for, yet NoReport %q", o.NoReport)
+	}
+}

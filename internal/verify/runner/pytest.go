@@ -1,0 +1,233 @@
+package runner
+
+import (
+	"encoding/xml"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/run"
+)
+
+// pytest is `pytest` and `python -m pytest`: paths as targets, results
+// from --junitxml (its text when no report can be written).
+type pytest struct{ base }
+
+var _ Runner = pytest{}
+
+func init() {
+	register(pytest{base{
+		name:    Pytest,
+		targets: Paths,
+		flags: Flags{
+			Valued:  []string{"-k", "-m", "-p", "--deselect", "--ignore", "--ignore-glob", "--maxfail", "--tb", "-W", "-r", "--rootdir", "-c", "--junitxml", "-n", "--durations", "-o", "--basetemp", "--color", "--import-mode", "--timeout"},
+			Filters: []string{"-k", "-m", "--deselect", "--ignore", "--ignore-glob", "--co", "--collect-only", "--lf", "--last-failed", "--sw", "--stepwise", "--setup-only", "--setup-plan", "--fixtures", "--markers", "-h", "--help", "--version"},
+			Safe:    []string{"-q", "-qq", "-v", "-vv", "-s", "-x", "--exitfirst", "-l", "--ff", "--failed-first", "-p", "--maxfail", "--tb", "-W", "-r", "-ra", "-rA", "--rootdir", "-c", "--junitxml", "-n", "--durations", "-o", "--basetemp", "--color", "--no-header", "--strict-markers", "--import-mode", "--timeout", "--capture=no", "--disable-warnings", "--showlocals"},
+		},
+		collects: []string{"**/test_*.py", "**/*_test.py"},
+		fallback: []fallbackRule{
+			{regexp.MustCompile(`ERROR: (file or directory|module or package) not found`), FallbackMissing},
+			{regexp.MustCompile(`(?m)(collected 0 items|no tests ran in)`), FallbackNoTests},
+		},
+	}})
+}
+
+func (p pytest) Recognize(args []string) (Invocation, bool) {
+	prog := path.Base(at(args, 0))
+	switch {
+	case strings.HasPrefix(prog, "python") && at(args, 1) == "-m" && at(args, 2) == "pytest":
+		return p.read(args, 3), true
+	case prog == "pytest" || prog == "py.test":
+		return p.read(args, 1), true
+	}
+	return Invocation{}, false
+}
+
+// NoTests: pytest exits 5 when it collected nothing.
+func (pytest) NoTests(exit, tests int, _ string) bool {
+	return exit == 5 || tests == 0 && exit == 0
+}
+
+func (p pytest) Fallback(exit int, output []byte) (string, bool) {
+	if why, ok := p.base.Fallback(exit, output); ok {
+		return why, ok
+	}
+	switch exit {
+	case 5:
+		return FallbackNoTests, true
+	case 4:
+		return FallbackMissing, true
+	}
+	return "", false
+}
+
+// NarrowTargets appends the test files to argv, dropping the paths it
+// named (they would re-widen the run).
+func (pytest) NarrowTargets(dir string, args, files []string) ([]string, bool) {
+	var out []string
+	afterPytest := false
+	for i, a := range args {
+		if i > 0 && args[i-1] == "-m" && a == "pytest" || path.Base(a) == "pytest" || path.Base(a) == "py.test" {
+			afterPytest = true
+			out = append(out, a)
+			continue
+		}
+		if afterPytest && !strings.HasPrefix(a, "-") && pathExists(filepath.Join(dir, a)) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return append(out, files...), true
+}
+
+// NarrowTests names each failing test by its node id (tests/t.py::T::x),
+// found from the report's dotted class name by the file that exists.
+func (p pytest) NarrowTests(dir string, args []string, tests []Failure) ([]string, bool) {
+	var ids []string
+	for _, f := range tests {
+		cls, name, ok := strings.Cut(f.ID, "::")
+		if !ok {
+			return nil, false // a collection error names no test
+		}
+		id, ok := pytestNodeID(dir, cls, name)
+		if !ok {
+			return nil, false
+		}
+		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil, false
+	}
+	return p.NarrowTargets(dir, args, ids)
+}
+
+// pytestNodeID turns junit's "pkg.mod.Class" and "test_x" into
+// "pkg/mod.py::Class::test_x": the longest dotted prefix that is a file.
+func pytestNodeID(dir, classname, name string) (string, bool) {
+	parts := strings.Split(classname, ".")
+	for n := len(parts); n > 0; n-- {
+		file := strings.Join(parts[:n], "/") + ".py"
+		if !pathExists(filepath.Join(dir, filepath.FromSlash(file))) {
+			continue
+		}
+		return strings.Join(append(append([]string{file}, parts[n:]...), name), "::"), true
+	}
+	return "", false
+}
+
+func pathExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (pytest) Collector(reportDir, _ string) Collector {
+	if reportDir == "" {
+		return &lineParser{parse: parsePytestText}
+	}
+	return &junit{file: filepath.Join(reportDir, "pytest.xml"), lp: lineParser{parse: parsePytestText}}
+}
+
+// ---- pytest --junitxml ----
+
+type junit struct {
+	file string
+	lp   lineParser
+}
+
+type junitCase struct {
+	Classname string    `xml:"classname,attr"`
+	Name      string    `xml:"name,attr"`
+	Failure   *struct{} `xml:"failure"`
+	Error     *struct{} `xml:"error"`
+}
+
+type junitSuite struct {
+	Cases  []junitCase  `xml:"testcase"`
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+func (j *junit) Args(user []string) []string {
+	return append(append([]string(nil), user...), "--junitxml="+j.file)
+}
+
+func (j *junit) Stdout() io.Writer { return j.lp.Stdout() }
+
+func (j *junit) Finish(res run.Result) Outcome {
+	o := j.lp.Finish(res)
+	o.Text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
+	data, err := os.ReadFile(j.file)
+	if err != nil {
+		o.NoReport = "the JUnit report it was asked for (--junitxml)"
+		return o
+	}
+	var root junitSuite
+	if xml.Unmarshal(data, &root) != nil {
+		o.NoReport = "a readable JUnit report (--junitxml)"
+		return o
+	}
+	o.Tests, o.Failures = 0, nil
+	var walk func(s junitSuite)
+	walk = func(s junitSuite) {
+		for _, c := range s.Cases {
+			o.Tests++
+			if c.Failure == nil && c.Error == nil {
+				continue
+			}
+			f := Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)}
+			if c.Classname == "" {
+				f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
+			}
+			o.Failures = append(o.Failures, f)
+		}
+		for _, sub := range s.Suites {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return o
+}
+
+var (
+	// pytestFailed is a line of pytest's short test summary.
+	pytestFailed = regexp.MustCompile(`^(FAILED|ERROR) (\S+?)(?: - .*)?$`)
+	pytestCount  = regexp.MustCompile(`^=+ (.*\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed).*) in [\d.]+s`)
+	pytestNumber = regexp.MustCompile(`(\d+) (passed|failed|errors?|xfailed|xpassed)`)
+)
+
+// parsePytestText reads pytest's short summary ("FAILED tests/t.py::T::x
+// - msg") and final count, for runs whose junit report could not be
+// written. The ID follows junit's form (dotted module, "::" test).
+func parsePytestText(line string, o *Outcome) {
+	if m := pytestFailed.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "::") {
+		parts := strings.Split(m[2], "::")
+		mod := strings.TrimSuffix(parts[0], ".py")
+		mod = strings.ReplaceAll(mod, "/", ".")
+		cls := mod
+		if len(parts) > 2 {
+			cls = mod + "." + strings.Join(parts[1:len(parts)-1], ".")
+		}
+		name := parts[len(parts)-1]
+		o.Failures = appendUnique(o.Failures, Failure{ID: cls + "::" + name, Name: pytestName(cls, name)})
+	} else if m := pytestCount.FindStringSubmatch(line); m != nil {
+		n := 0
+		for _, c := range pytestNumber.FindAllStringSubmatch(m[1], -1) {
+			k, _ := strconv.Atoi(c[1])
+			n += k
+		}
+		o.Tests = max(o.Tests, 0) + n
+	}
+}
+
+// pytestName is the test's name with its class, when it has one
+// ("TestCodec.test_roundtrip"); junit's classname is "pkg.module.Class".
+func pytestName(classname, name string) string {
+	last := classname[strings.LastIndexByte(classname, '.')+1:]
+	if last != "" && last[0] >= 'A' && last[0] <= 'Z' {
+		return last + "." + name
+	}
+	return name
+}
