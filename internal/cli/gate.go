@@ -33,7 +33,11 @@ func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.Sto
 // snapshot covers the whole repository even when chanto starts in a
 // sub-folder.
 func repoTop(r *run.Runner, dir string) string {
-	top, err := git.Top(context.Background(), r, dir)
+	// No context reaches here; rev-parse answers at once, so a short
+	// bound keeps an interrupt prompt.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	top, err := git.Top(ctx, r, dir)
 	if err != nil {
 		return dir
 	}

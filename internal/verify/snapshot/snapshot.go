@@ -39,6 +39,9 @@ type Snapshot struct {
 	root   string
 	git    bool
 	runner *run.Runner
+	// ctx is Take's, for ReadFile: protect.Source has no context, and an
+	// interrupted turn must not wait on git.
+	ctx context.Context
 
 	mu    sync.Mutex
 	base  map[string]entry // path → state at Take
@@ -106,7 +109,7 @@ func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{root: root, runner: r, base: map[string]entry{}, seen: map[string]entry{}}
+	s := &Snapshot{root: root, runner: r, ctx: ctx, base: map[string]entry{}, seen: map[string]entry{}}
 	index, err := s.gitIndex(ctx)
 	s.git = err == nil
 	paths, err := s.list(ctx)
@@ -184,7 +187,7 @@ func (s *Snapshot) ReadFile(path string) ([]byte, error) {
 	case e.file != "":
 		return os.ReadFile(e.file)
 	}
-	out, err := git.Output(context.Background(), s.runner, s.root, "cat-file", "blob", e.id)
+	out, err := git.Output(s.ctx, s.runner, s.root, "cat-file", "blob", e.id)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
