@@ -38,30 +38,49 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
 		return last.Failures, nil, nil
 	}
-	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
-	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
-	kind, br, note := "putback", CheckRun{}, ""
+	kind := "putback"
 	if e.useCopy(last) {
 		kind = "copy"
-		br, note, err = e.copyBaseline(ctx, last.check, sel, label)
+	}
+	want := ids(last.Failures)
+	if len(want) == 0 {
+		want = []string{wholeCheck}
+	}
+	key, onDisk := e.baselineKey(ctx, last)
+	known := map[string]bool{}
+	if key != "" {
+		known = loadBaseline(key, onDisk)
+	}
+	var unknown []Failure
+	for _, f := range last.Failures {
+		if _, ok := known[f.ID]; !ok {
+			unknown = append(unknown, f)
+		}
+	}
+	_, wholeKnown := known[wholeCheck]
+	var b *BaselineRun
+	var br CheckRun
+	if key != "" && len(unknown) == 0 && (len(last.Failures) > 0 || wholeKnown) {
+		// An earlier run on the same base settled every one of them.
+		b = &BaselineRun{Kind: kind, Ran: true, Cached: true, Failures: []Failure{}, Tests: -1}
+		br.Passed = !known[wholeCheck]
 	} else {
-		br, note, err = e.putbackBaseline(ctx, last.check, sel, label)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if note == "" && br.ExitCode != 0 && len(br.Failures) == 0 && len(last.Failures) > 0 {
-		// It broke before any test could fail (a build or setup error):
-		// nothing is known about which tests failed before.
-		note = "the baseline failed without naming a test: " + lastLine(br.Output)
-	}
-	b := &BaselineRun{Kind: kind, DurationMS: br.DurationMS, Failures: br.Failures, Note: note, ExitCode: br.ExitCode, Tests: br.Tests}
-	b.Ran = note == "" && !br.TimedOut && br.NotFound == ""
-	if b.Note == "" && !b.Ran {
-		b.Note = "the baseline run did not finish"
-	}
-	if b.Failures == nil {
-		b.Failures = []Failure{}
+		b, br, err = e.runBaseline(ctx, last, kind, unknown)
+		if err != nil {
+			return nil, nil, err
+		}
+		if key != "" && b.Ran {
+			for _, f := range unknown {
+				known[f.ID] = false
+			}
+			for _, f := range br.Failures {
+				known[f.ID] = true
+			}
+			if len(last.Failures) == 0 {
+				known[wholeCheck] = !br.Passed
+			}
+			saveBaseline(key, onDisk, known)
+		}
 	}
 	last.Baseline = b
 	newF, oldF = []Failure{}, []Failure{}
@@ -74,11 +93,64 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 			newF = append(newF, whole)
 		}
 	} else {
-		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), baseline.Run{Failures: ids(br.Failures), Ran: b.Ran})
+		before := ids(br.Failures)
+		for _, f := range last.Failures {
+			if known[f.ID] {
+				before = append(before, f.ID)
+			}
+		}
+		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), baseline.Run{Failures: before, Ran: b.Ran})
 		newF, oldF = pick(last.Failures, newIDs), pick(last.Failures, oldIDs)
 	}
+	_ = want
 	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(ids(oldF)), DurationMS: br.DurationMS, Note: b.Note}})
 	return newF, oldF, nil
+}
+
+// runBaseline runs the failing check on the base version: the failing
+// tests only (failures), when the runner can name them, else the same
+// selection. A narrowed run that found none of them at the base ran fine:
+// they are new tests.
+func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, failures []Failure) (*BaselineRun, CheckRun, error) {
+	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
+	narrowed := false
+	narrow := func(dir string) selecttest.Selection {
+		bs := baselineSelection(dir, last, failures, sel)
+		narrowed = bs.Reason == onlyFailingReason
+		return bs
+	}
+	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
+	var br CheckRun
+	var note string
+	var err error
+	if kind == "copy" {
+		br, note, err = e.copyBaseline(ctx, last.check, narrow, label)
+	} else {
+		br, note, err = e.putbackBaseline(ctx, last.check, narrow, label)
+	}
+	if err != nil {
+		return nil, br, err
+	}
+	if narrowed && br.NoTests {
+		br.NoTests, br.ExitCode, br.Passed = false, 0, true
+	}
+	if note == "" && br.ExitCode != 0 && len(br.Failures) == 0 && len(last.Failures) > 0 {
+		// It broke before any test could fail (a build or setup error):
+		// nothing is known about which tests failed before.
+		note = "the baseline failed without naming a test: " + lastLine(br.Output)
+	}
+	b := &BaselineRun{Kind: kind, DurationMS: br.DurationMS, Failures: br.Failures, Note: note, ExitCode: br.ExitCode, Tests: br.Tests}
+	if narrowed {
+		b.Command = br.Command
+	}
+	b.Ran = note == "" && !br.TimedOut && br.NotFound == ""
+	if b.Note == "" && !b.Ran {
+		b.Note = "the baseline run did not finish"
+	}
+	if b.Failures == nil {
+		b.Failures = []Failure{}
+	}
+	return b, br, nil
 }
 
 // useCopy tells whether the baseline runs in a throwaway copy of the base
@@ -94,7 +166,7 @@ func (e *engine) useCopy(last *CheckRun) bool {
 // copyBaseline runs the selection in a copy of the base revision. A copy
 // that cannot be made leaves the baseline unknown (note says why) rather
 // than failing the gate.
-func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, string, error) {
+func (e *engine) copyBaseline(ctx context.Context, c detect.Check, narrow func(dir string) selecttest.Selection, label string) (CheckRun, string, error) {
 	if e.opts.Progress != nil {
 		e.opts.Progress("copying the base version for the baseline run")
 	}
@@ -114,7 +186,7 @@ func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttes
 	if _, err := os.Stat(c.Dir); err != nil {
 		return CheckRun{}, noBaseNote, nil
 	}
-	br, err := e.execute(ctx, c, sel, label)
+	br, err := e.execute(ctx, c, narrow(c.Dir), label)
 	if err != nil && ctx.Err() == nil {
 		return CheckRun{}, "the baseline could not run: " + err.Error(), nil
 	}
@@ -123,7 +195,7 @@ func (e *engine) copyBaseline(ctx context.Context, c detect.Check, sel selecttes
 
 // putbackBaseline runs the selection with the changed files put back to
 // their base version, crash-safely, then restores them.
-func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, string, error) {
+func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, narrow func(dir string) selecttest.Selection, label string) (CheckRun, string, error) {
 	files, err := e.baseFiles(ctx)
 	if err != nil {
 		return CheckRun{}, "", err
@@ -137,7 +209,7 @@ func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, sel select
 				return nil
 			}
 			var err error
-			br, err = e.execute(ctx, c, sel, label)
+			br, err = e.execute(ctx, c, narrow(c.Dir), label)
 			if err != nil && ctx.Err() == nil {
 				note, err = "the baseline could not run: "+err.Error(), nil
 			}

@@ -202,6 +202,13 @@ type BaselineRun struct {
 	// Tests is how many tests the baseline ran; -1 when the runner does
 	// not say.
 	Tests int `json:"tests"`
+	// Command is what the baseline ran when it ran only the failing tests
+	// ("go test -run '^(TestA)$' ./p"); empty when it ran the check's own
+	// selection.
+	Command string `json:"command,omitempty"`
+	// Cached is set when an earlier baseline on the same base tree already
+	// settled every failure and nothing ran.
+	Cached bool `json:"cached,omitempty"`
 	// Note says why the baseline could not run, when it could not.
 	Note string `json:"note,omitempty"`
 }

@@ -1,0 +1,288 @@
+package verify
+
+import (
+	"bufio"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/shell"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// The baseline only needs to know whether the tests that fail now failed
+// at the base too, so for runners whose failures are named it runs those
+// tests and nothing else: `go test -run '^(TestA|TestB)$' pkg…`, vet of
+// the packages with findings, pytest on the failing files with -k, the
+// failing unittest names, cargo's exact test paths. When a failure cannot
+// be named that way (a package that failed as a whole, a collection error,
+// a crashed binary) the baseline runs the same selection as the check.
+//
+// narrowers is keyed by runner so it can move into the runner registry.
+var narrowers = map[detect.Runner]func(dir string, args []string, fs []Failure) ([]string, bool){
+	detect.Go:       narrowGoTest,
+	detect.GoVet:    narrowGoVet,
+	detect.Pytest:   narrowPytest,
+	detect.Unittest: narrowUnittest,
+	detect.Cargo:    narrowCargo,
+}
+
+// baselineSelection is what the baseline of a failing check runs, in dir
+// (the check's folder as the base has it: put back, or a copy).
+func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selecttest.Selection) selecttest.Selection {
+	nr := narrowers[last.check.Runner]
+	if nr == nil || len(failures) == 0 || len(last.args) == 0 {
+		return sel
+	}
+	args, ok := nr(dir, withoutTargets(last.args, last.Targets), failures)
+	if !ok {
+		return sel
+	}
+	return selecttest.Selection{Reason: onlyFailingReason, Args: args, Command: shell.Join(args)}
+}
+
+// onlyFailingReason marks a baseline narrowed to the failing tests.
+const onlyFailingReason = "the failing tests only"
+
+// withoutTargets drops the selected packages or files from a narrowed
+// command, leaving the program and its flags.
+func withoutTargets(args, targets []string) []string {
+	drop := map[string]bool{}
+	for _, t := range targets {
+		drop[t] = true
+	}
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if !drop[a] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// goTestName splits a go test failure ID ("example.com/m/p.TestX/sub")
+// into its package and top-level test; a package that failed as a whole
+// has none.
+var goTestName = regexp.MustCompile(`^(Test|Example|Fuzz|Benchmark)[\p{L}\p{N}_]*(/|$)`)
+
+func splitGoID(id string) (pkg, test string, ok bool) {
+	for i := 0; i < len(id); i++ {
+		if id[i] != '.' {
+			continue
+		}
+		if m := goTestName.FindString(id[i+1:]); m != "" {
+			return id[:i], strings.TrimSuffix(m, "/"), true
+		}
+	}
+	return "", "", false
+}
+
+// narrowGoTest runs the failing top-level tests (subtests with them) in
+// their packages; a package that did not build is built again. Packages
+// that do not exist at the base are left out: their tests are new.
+func narrowGoTest(dir string, args []string, fs []Failure) ([]string, bool) {
+	if len(args) < 2 || args[0] != "go" || args[1] != "test" || hasFlag(args[2:]) {
+		return nil, false
+	}
+	mod := goModulePath(dir)
+	if mod == "" {
+		return nil, false
+	}
+	pkgs, tests := map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		if p, ok := strings.CutSuffix(f.ID, " [build failed]"); ok {
+			pkgs[p] = true
+			continue
+		}
+		p, t, ok := splitGoID(f.ID)
+		if !ok {
+			return nil, false // a package failed as a whole (TestMain, init)
+		}
+		pkgs[p], tests[t] = true, true
+	}
+	var targets []string
+	for p := range pkgs {
+		rel, ok := strings.CutPrefix(p, mod)
+		if !ok || (rel != "" && rel[0] != '/') {
+			return nil, false
+		}
+		rel = "." + rel
+		if hasGoFiles(filepath.Join(dir, filepath.FromSlash(rel))) {
+			targets = append(targets, rel)
+		}
+	}
+	if len(targets) == 0 {
+		return nil, false
+	}
+	sort.Strings(targets)
+	names := sortedSet(tests)
+	// The check's package patterns (./...) give way to the failing ones.
+	out := []string{"go", "test"}
+	if len(names) > 0 {
+		out = append(out, "-run", "^("+strings.Join(names, "|")+")$")
+	}
+	return append(out, targets...), true
+}
+
+// narrowGoVet vets again only the packages that have findings.
+func narrowGoVet(dir string, args []string, fs []Failure) ([]string, bool) {
+	if len(args) < 2 || args[0] != "go" || args[1] != "vet" || hasFlag(args[2:]) {
+		return nil, false
+	}
+	dirs := map[string]bool{}
+	for _, f := range fs {
+		file, _, ok := strings.Cut(f.ID, ": ")
+		if !ok || !strings.HasSuffix(file, ".go") || filepath.IsAbs(file) || strings.HasPrefix(file, "..") {
+			return nil, false
+		}
+		d := path.Dir(file)
+		if !hasGoFiles(filepath.Join(dir, filepath.FromSlash(d))) {
+			return nil, false
+		}
+		if d != "." {
+			d = "./" + d
+		}
+		dirs[d] = true
+	}
+	return append([]string{"go", "vet"}, sortedSet(dirs)...), true
+}
+
+// narrowPytest runs the failing test files with -k naming the failing
+// functions (a parametrized test runs with all its parameters). A file the
+// base does not have holds only new tests and is left out.
+func narrowPytest(dir string, args []string, fs []Failure) ([]string, bool) {
+	files, names := map[string]bool{}, map[string]bool{}
+	for _, f := range fs {
+		cls, name, ok := strings.Cut(f.ID, "::")
+		if !ok || cls == "" {
+			return nil, false // a collection error
+		}
+		file, ok := pytestFile(dir, cls)
+		if !ok {
+			continue
+		}
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i]
+		}
+		if !pyIdent.MatchString(name) {
+			return nil, false
+		}
+		files[file], names[name] = true, true
+	}
+	if len(files) == 0 || len(args) == 0 {
+		return nil, false
+	}
+	out := append([]string(nil), args...)
+	out = append(out, sortedSet(files)...)
+	return append(out, "-k", strings.Join(sortedSet(names), " or ")), true
+}
+
+var pyIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// pytestFile finds the file of a JUnit classname ("tests.test_a.TestK"):
+// the longest dotted prefix that is a .py file under dir.
+func pytestFile(dir, classname string) (string, bool) {
+	parts := strings.Split(classname, ".")
+	for k := len(parts); k > 0; k-- {
+		rel := strings.Join(parts[:k], "/") + ".py"
+		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+// narrowUnittest names the failing tests (mod.Class.test_x) to unittest.
+func narrowUnittest(_ string, args []string, fs []Failure) ([]string, bool) {
+	if len(args) < 3 || args[len(args)-2] != "-m" && !contains(args, "unittest") {
+		return nil, false
+	}
+	out := append([]string(nil), args...)
+	out = slicesDropDiscover(out)
+	names := map[string]bool{}
+	for _, f := range fs {
+		if !dottedName.MatchString(f.ID) {
+			return nil, false
+		}
+		names[f.ID] = true
+	}
+	return append(out, sortedSet(names)...), true
+}
+
+var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$`)
+
+// slicesDropDiscover drops a "discover" subcommand and what follows it:
+// named tests are loaded directly.
+func slicesDropDiscover(args []string) []string {
+	for i, a := range args {
+		if a == "discover" {
+			return args[:i]
+		}
+	}
+	return args
+}
+
+// narrowCargo runs the failing tests by their exact paths in every test
+// binary of the same selection (a name that another binary also has runs
+// there too, which only costs time).
+func narrowCargo(_ string, args []string, fs []Failure) ([]string, bool) {
+	if len(args) < 2 || args[0] != "cargo" || args[1] != "test" || contains(args, "--") {
+		return nil, false
+	}
+	names := map[string]bool{}
+	for _, f := range fs {
+		if strings.HasSuffix(f.ID, "]") {
+			return nil, false // did not build, or crashed
+		}
+		_, name, ok := strings.Cut(f.ID, "::")
+		if !ok || name == "" {
+			return nil, false
+		}
+		names[name] = true
+	}
+	out := append(append([]string(nil), args...), "--", "--exact")
+	return append(out, sortedSet(names)...), true
+}
+
+func hasFlag(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+func hasGoFiles(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(m) > 0
+}
+
+// goModulePath reads the module line of dir's go.mod.
+func goModulePath(dir string) string {
+	f, err := os.Open(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module"); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}
+
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

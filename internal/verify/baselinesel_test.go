@@ -1,0 +1,99 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestBaselineNarrowing: each runner whose failures are named re-runs
+// only those at the base; a failure that cannot be named keeps the
+// check's own selection.
+func TestBaselineNarrowing(t *testing.T) {
+	dir := t.TempDir()
+	for p, body := range map[string]string{
+		"go.mod":            "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":            "package a\n",
+		"b/b.go":            "package b\n",
+		"tests/test_x.py":   "def test_one(): pass\n",
+		"tests/__init__.py": "",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := func(ids ...string) []Failure {
+		var out []Failure
+		for _, id := range ids {
+			out = append(out, Failure{ID: id, Name: id})
+		}
+		return out
+	}
+	cases := []struct {
+		name string
+		nr   func(string, []string, []Failure) ([]string, bool)
+		args []string
+		fs   []Failure
+		want []string // nil: not narrowed
+	}{
+		{"go tests and subtests", narrowGoTest, []string{"go", "test"},
+			f("example.com/m/a.TestX/sub/case.1", "example.com/m/b.TestY", "example.com/m/a.TestZ"),
+			[]string{"go", "test", "-run", "^(TestX|TestY|TestZ)$", "./a", "./b"}},
+		{"a package that did not build is built again", narrowGoTest, []string{"go", "test"},
+			f("example.com/m/a [build failed]", "example.com/m/b.TestY"),
+			[]string{"go", "test", "-run", "^(TestY)$", "./a", "./b"}},
+		{"a package new in the change is left out", narrowGoTest, []string{"go", "test"},
+			f("example.com/m/a.TestX", "example.com/m/c.TestNew"),
+			[]string{"go", "test", "-run", "^(TestNew|TestX)$", "./a"}},
+		{"a package failing as a whole", narrowGoTest, []string{"go", "test"}, f("example.com/m/a"), nil},
+		{"another module's package", narrowGoTest, []string{"go", "test"}, f("example.com/other.TestX"), nil},
+		{"flags keep the selection", narrowGoTest, []string{"go", "test", "-race"}, f("example.com/m/a.TestX"), nil},
+		{"vet findings by package", narrowGoVet, []string{"go", "vet"},
+			f("a/a.go: printf: bad", "b/b_test.go: struct field tag", "a/a.go: other"),
+			[]string{"go", "vet", "./a", "./b"}},
+		{"vet finding outside the module", narrowGoVet, []string{"go", "vet"}, f("../x/x.go: bad"), nil},
+		{"pytest: files and -k", narrowPytest, []string{"python3", "-m", "pytest"},
+			f("tests.test_x::test_one", "tests.test_x.TestK::test_two[1-2]", "tests.test_new::test_n"),
+			[]string{"python3", "-m", "pytest", "tests/test_x.py", "-k", "test_one or test_two"}},
+		{"pytest collection error", narrowPytest, []string{"python3", "-m", "pytest"}, f("tests/test_x.py"), nil},
+		{"unittest names", narrowUnittest, []string{"python3", "-m", "unittest", "discover"},
+			f("tests.test_x.T.test_one"), []string{"python3", "-m", "unittest", "tests.test_x.T.test_one"}},
+		{"cargo exact paths", narrowCargo, []string{"cargo", "test", "-p", "core"},
+			f("core::tests::parse", "it::roundtrip"),
+			[]string{"cargo", "test", "-p", "core", "--", "--exact", "roundtrip", "tests::parse"}},
+		{"cargo build failure", narrowCargo, []string{"cargo", "test"}, f("core [build failed]"), nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := tc.nr(dir, tc.args, tc.fs)
+			if tc.want == nil {
+				if ok {
+					t.Fatalf("narrowed to %q, want the check's own selection", got)
+				}
+				return
+			}
+			if !ok || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %q (%v), want %q", got, ok, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitGoID(t *testing.T) {
+	for id, want := range map[string][2]string{
+		"gopkg.in/yaml.v3.TestX/a.TestB": {"gopkg.in/yaml.v3", "TestX"},
+		"example.com/a.TestB.TestC":      {"example.com/a.TestB", "TestC"},
+		"example.com/Testing.x.TestY":    {"example.com/Testing.x", "TestY"},
+		"example.com/m.ExampleFoo":       {"example.com/m", "ExampleFoo"},
+	} {
+		p, n, ok := splitGoID(id)
+		if !ok || p != want[0] || n != want[1] {
+			t.Errorf("%s: %q %q %v, want %q", id, p, n, ok, want)
+		}
+	}
+}
