@@ -6,11 +6,13 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -22,7 +24,9 @@ import (
 // be named that way (a package that failed as a whole, a collection error,
 // a crashed binary) the baseline runs the same selection as the check.
 //
-// narrowers is keyed by runner so it can move into the runner registry.
+// narrowers take the base tree into account (a package, file or test the
+// base lacks is left out, so the run does not fail on it); the other
+// runners use their own NarrowTests from the registry.
 var narrowers = map[detect.Runner]func(dir string, args []string, fs []Failure) ([]string, bool){
 	detect.Go:       narrowGoTest,
 	detect.GoVet:    narrowGoVet,
@@ -34,11 +38,18 @@ var narrowers = map[detect.Runner]func(dir string, args []string, fs []Failure) 
 // baselineSelection is what the baseline of a failing check runs, in dir
 // (the check's folder as the base has it: put back, or a copy).
 func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selecttest.Selection) selecttest.Selection {
-	nr := narrowers[last.check.Runner]
-	if nr == nil || len(failures) == 0 || len(last.args) == 0 {
+	if len(failures) == 0 || len(last.args) == 0 {
 		return sel
 	}
-	args, ok := nr(dir, withoutTargets(last.args, last.Targets), failures)
+	var args []string
+	var ok bool
+	if nr := narrowers[last.check.Runner]; nr != nil {
+		args, ok = nr(dir, withoutTargets(last.args, last.Targets), failures)
+	} else {
+		// jest, vitest (-t over the full names), gotestsum: the runner's
+		// own narrowing, within the files the check ran.
+		args, ok = runner.For(last.check.Runner).NarrowTests(dir, last.args, failures)
+	}
 	if !ok {
 		return sel
 	}
@@ -198,7 +209,7 @@ func pytestFile(dir, classname string) (string, bool) {
 
 // narrowUnittest names the failing tests (mod.Class.test_x) to unittest.
 func narrowUnittest(_ string, args []string, fs []Failure) ([]string, bool) {
-	if len(args) < 3 || args[len(args)-2] != "-m" && !contains(args, "unittest") {
+	if len(args) < 3 || args[len(args)-2] != "-m" && !slices.Contains(args, "unittest") {
 		return nil, false
 	}
 	out := append([]string(nil), args...)
@@ -230,7 +241,7 @@ func slicesDropDiscover(args []string) []string {
 // binary of the same selection (a name that another binary also has runs
 // there too, which only costs time).
 func narrowCargo(_ string, args []string, fs []Failure) ([]string, bool) {
-	if len(args) < 2 || args[0] != "cargo" || args[1] != "test" || contains(args, "--") {
+	if len(args) < 2 || args[0] != "cargo" || args[1] != "test" || slices.Contains(args, "--") {
 		return nil, false
 	}
 	names := map[string]bool{}
