@@ -69,5 +69,5 @@ func (w *world) chantoEnv(t *testing.T, env []string, args ...string) ([]byte, e
 	t.Helper()
 	w.extraEnv = env
 	defer func() { w.extraEnv = nil }()
-	return w.chanto(t, time.Minute, args...)
+	return w.chanto(t, 3*time.Minute, args...)
 }
