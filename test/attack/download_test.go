@@ -43,7 +43,7 @@ registry = "sparse+http://127.0.0.1:PORT/index/"
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t)
 			l := listen(t)
-			files := strings.ReplaceAll(c.files, "PORT", strconv.Itoa(l.port)) + "-- src/lib.rs --\n"+lib("1")
+			files := strings.ReplaceAll(c.files, "PORT", strconv.Itoa(l.port)) + "-- src/lib.rs --\n" + lib("1")
 			for _, f := range strings.Split(files, "-- ")[1:] {
 				name, body, _ := strings.Cut(f, " --\n")
 				w.write(t, name, body)
