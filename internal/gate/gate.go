@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/tool"
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/snapshot"
 )
 
@@ -359,10 +361,7 @@ func unresolvedFailure(runs []ownRun) (*ownRun, string) {
 
 // coversRun reports whether r covers everything an earlier run e ran.
 func (r ownRun) coversRun(e ownRun) bool {
-	if e.All {
-		return r.covers(e.Dir, e.Runner, true, nil)
-	}
-	return r.covers(e.Dir, e.Runner, false, e.Targets)
+	return filepath.Clean(r.Dir) == filepath.Clean(e.Dir) && runner.CoversRun(r.invocation(), e.invocation())
 }
 
 // notVerified ends the turn unverified for a reason the engine did not

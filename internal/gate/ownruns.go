@@ -2,11 +2,13 @@ package gate
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/chanto-dev/chanto/internal/shell"
+	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
@@ -20,6 +22,8 @@ type ownRun struct {
 	// Runner is the kind of check (go, go-vet, pytest, unittest, cargo,
 	// npm, jest, vitest, make, custom).
 	Runner detect.Runner
+	// Args are the words of the command that ran the check.
+	Args []string
 	// Plain is set for one simple command with literal words and no
 	// filter; only plain runs can stand in for the gate. WhyNot says why a
 	// run is not plain.
@@ -59,7 +63,7 @@ func parseOwnRun(cmdline, dir string, checks []string) (run ownRun, ok bool) {
 		if !ok {
 			continue
 		}
-		run.Runner = inv.Runner
+		run.Runner, run.Args = inv.Runner, args
 		run.WhyNot = plainness(f, c, args)
 		if run.WhyNot == "" {
 			run.All, run.Targets, run.WhyNot = inv.All, inv.Targets, inv.WhyNot
@@ -111,34 +115,60 @@ func literalArgs(c *syntax.CallExpr) []string {
 	return out
 }
 
-// classify says which runner args invoke, or "" for none: a configured
-// check by its exact words, else the runner registry.
+// classify says which runner args invoke: a runner the registry knows,
+// else a configured check by its parsed words (custom); ok is false for
+// neither.
 func classify(args, checks []string) (runner.Invocation, bool) {
 	if len(args) == 0 {
 		return runner.Invocation{}, false
 	}
-	joined := strings.Join(args, " ")
+	if inv, ok := runner.Recognize(args); ok {
+		return inv, true
+	}
 	for _, c := range checks {
-		if strings.Join(strings.Fields(c), " ") == joined {
+		if slices.Equal(configuredWords(c), args) {
 			return runner.Invocation{Runner: runner.Custom, Args: args, Skip: len(args), Plain: true, All: true}, true
 		}
 	}
-	return runner.Recognize(args)
+	return runner.Invocation{}, false
+}
+
+// configuredWords are the words of a configured check that is one simple
+// command with literal words; nil otherwise (it can only be run, never
+// stood in for).
+func configuredWords(check string) []string {
+	s, err := shell.Parse(check)
+	if err != nil || !s.Simple || !s.Commands[0].Literal || len(s.Commands[0].Env) > 0 {
+		return nil
+	}
+	return s.Commands[0].Args
 }
 
 // covers reports whether a plain run r covers a check the gate would run:
 // the same runner in the same folder, and at least the selected targets.
 // full means the gate would run the whole suite.
 func (r ownRun) covers(dir string, name detect.Runner, full bool, targets []string) bool {
-	if filepath.Clean(r.Dir) != filepath.Clean(dir) {
-		return false
-	}
-	return runner.Covers(r.invocation(), runner.Want{Runner: name, Full: full, Targets: targets})
+	return r.coversWant(dir, runner.Want{Runner: name, Full: full, Targets: targets})
+}
+
+// coversWant reports whether a plain run r in dir covers the run want.
+func (r ownRun) coversWant(dir string, want runner.Want) bool {
+	return filepath.Clean(r.Dir) == filepath.Clean(dir) && runner.Covers(r.invocation(), want)
 }
 
 // invocation is the run as the runner registry reads it.
 func (r ownRun) invocation() runner.Invocation {
-	return runner.Invocation{Runner: r.Runner, Plain: r.Plain, WhyNot: r.WhyNot, All: r.All, Targets: r.Targets}
+	return runner.Invocation{Runner: r.Runner, Args: r.Args, Plain: r.Plain, WhyNot: r.WhyNot, All: r.All, Targets: r.Targets}
+}
+
+// plannedWant is a planned check as coverage compares it; a configured
+// check carries its words.
+func plannedWant(pl verify.Planned) runner.Want {
+	w := runner.Want{Runner: pl.Runner, Full: pl.Full, Targets: pl.Targets}
+	if pl.Runner == runner.Custom {
+		w.Args = configuredWords(pl.Command)
+	}
+	return w
 }
 
 // sameRunner lets "npm test" stand for the runner it launches.

@@ -7,6 +7,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 // gate runs the done-gate on the final answer (verify on): checks, scope,
@@ -84,15 +85,16 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 // again.
 func (p *Policy) prior(t *turn) func(verify.Planned) *verify.Prior {
 	return func(pl verify.Planned) *verify.Prior {
+		want := plannedWant(pl)
 		for i := len(t.runs) - 1; i >= 0; i-- {
 			r := t.runs[i]
 			if r.Version != t.version {
 				return nil // older runs saw another tree
 			}
 			switch {
-			case r.TimedOut && sameRunner(r.Runner, pl.Runner) && filepath.Clean(r.Dir) == filepath.Clean(pl.Dir):
+			case r.TimedOut && runner.SameCheck(r.invocation(), want) && filepath.Clean(r.Dir) == filepath.Clean(pl.Dir):
 				return &verify.Prior{Command: r.Command, TimedOut: true}
-			case r.Passed && r.covers(pl.Dir, pl.Runner, pl.Full, pl.Targets):
+			case r.Passed && r.coversWant(pl.Dir, want):
 				return &verify.Prior{Command: r.Command, Passed: true, Full: r.All}
 			}
 		}

@@ -189,17 +189,31 @@ func coversTarget(kind TargetKind, have, want string) bool {
 }
 
 // Want is a run the gate would make of a check: its runner, and the
-// whole suite or the selected targets.
+// whole suite or the selected targets. A configured check (Custom) has
+// its words in Args.
 type Want struct {
 	Runner  Name
 	Full    bool
 	Targets []string
+	Args    []string
 }
 
 // Covers reports whether a recognised run have (in the same folder)
 // covers the run want: a plain run of a runner that stands for want's,
-// of the whole suite or of at least want's targets.
+// of the whole suite or of at least want's targets. A configured check
+// is covered only by a run of itself: the same words, or, when a known
+// runner reads its words, a run that covers that runner's run.
 func Covers(have Invocation, want Want) bool {
+	if want.Runner == Custom {
+		if !have.Plain {
+			return false
+		}
+		if slices.Equal(have.Args, want.Args) {
+			return true
+		}
+		known, ok := Recognize(want.Args)
+		return ok && known.Plain && Covers(have, Want{Runner: known.Runner, Full: known.All, Targets: known.Targets})
+	}
 	if !have.Plain || !For(have.Runner).StandsFor(want.Runner) {
 		return false
 	}
@@ -222,7 +236,22 @@ func Covers(have Invocation, want Want) bool {
 // earlier run e ran.
 func CoversRun(have, e Invocation) bool {
 	if e.All {
-		return Covers(have, Want{Runner: e.Runner, Full: true})
+		return Covers(have, Want{Runner: e.Runner, Full: true, Args: e.Args})
 	}
-	return Covers(have, Want{Runner: e.Runner, Targets: e.Targets})
+	return Covers(have, Want{Runner: e.Runner, Targets: e.Targets, Args: e.Args})
+}
+
+// SameCheck reports whether a run, plain or not, ran the check want
+// stands for: a run of its runner, or for a configured check its own
+// words (or the known runner they call). A run of the check that timed
+// out is not started again.
+func SameCheck(have Invocation, want Want) bool {
+	if want.Runner != Custom {
+		return For(have.Runner).StandsFor(want.Runner)
+	}
+	if slices.Equal(have.Args, want.Args) {
+		return true
+	}
+	known, ok := Recognize(want.Args)
+	return ok && For(have.Runner).StandsFor(known.Runner)
 }
