@@ -52,9 +52,10 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 	var b strings.Builder
 	if last := rep.Stopped(); last != nil {
 		fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: `%s`%s (exit %d).\n",
-			len(rep.Checks), len(rep.Checks), last.Command, where(last.Dir), last.ExitCode)
-		if len(rep.NewFailures) > 0 {
-			b.WriteString("New failures: " + failureNames(rep.NewFailures) + "\n")
+			len(rep.Checks), planned(rep), last.Command, where(last.Dir), last.ExitCode)
+		if named := testsNamed(rep.NewFailures); len(named) > 0 {
+			// An opaque check names no test: no label then.
+			b.WriteString("New failures: " + failureNames(named) + "\n")
 		}
 		if len(last.AlreadyFailing) > 0 {
 			b.WriteString("Already failing before this turn: " + failureNames(last.AlreadyFailing) + "\n")
@@ -79,14 +80,18 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 		switch {
 		case len(c.AlreadyFailing) > 0:
 			fmt.Fprintf(&b, "\nCheck %d of %d failed: `%s`%s (exit %d).\nAlready failing before this turn: %s\n\nOutput (trimmed):\n%s\n",
-				i+1, len(rep.Checks), c.Command, where(c.Dir), c.ExitCode, failureNames(c.AlreadyFailing), trimOutput(c.Output))
+				i+1, planned(rep), c.Command, where(c.Dir), c.ExitCode, failureNames(c.AlreadyFailing), trimOutput(c.Output))
 		case c.Passed:
-			fmt.Fprintf(&b, "\nCheck %d of %d passed: `%s`%s.\n", i+1, len(rep.Checks), c.Command, where(c.Dir))
+			fmt.Fprintf(&b, "\nCheck %d of %d passed: `%s`%s.\n", i+1, planned(rep), c.Command, where(c.Dir))
 		}
 	}
 	b.WriteString("\nOnly tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
 	return b.String()
 }
+
+// planned is how many checks the gate was to run: "check 2 of 3" counts
+// the ones a failure kept from running.
+func planned(rep *verify.Report) int { return max(rep.Planned, len(rep.Checks)) }
 
 // where is " in DIR" for a check run below the root.
 func where(dir string) string {
@@ -94,6 +99,17 @@ func where(dir string) string {
 		return " in " + dir
 	}
 	return ""
+}
+
+// testsNamed drops the failure an opaque check stands for (no name).
+func testsNamed(fs []verify.Failure) []verify.Failure {
+	var out []verify.Failure
+	for _, f := range fs {
+		if f.Name != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func failureNames(fs []verify.Failure) string {

@@ -118,6 +118,9 @@ type Report struct {
 	// Checks are the checks run, in order; the last failed when the
 	// verdict is not verified because of a check.
 	Checks []CheckRun `json:"checks"`
+	// Planned is how many checks were to run, so "check 2 of 3" counts
+	// the ones a failure kept from running too.
+	Planned int `json:"planned_checks"`
 	// NewFailures are the failures of the check that stopped the chain
 	// that were not failing before the change; AlreadyFailing gathers the
 	// failures of every check that were (a check whose failures were all
@@ -281,6 +284,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	for i, c := range checks {
 		sels[i] = e.selection(ctx, c)
 	}
+	rep.Planned = len(checks)
 	e.emitStarted(checks, sels)
 	if err := e.runChain(ctx, rep, checks, sels); err != nil {
 		return nil, err
