@@ -110,7 +110,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		vo.Checks = cfg.Guardrails.Checks
 	}
 	if !opts.full && cfg.Guardrails.Scope == "full" {
-		vo.Full, vo.FullReason = true, `scope = "full"`
+		vo.Full, vo.FullReason = true, scopeSetting(loaded)
 	}
 	if !timeoutSet {
 		vo.Timeout = verify.DefaultTimeout

@@ -2,6 +2,10 @@ package cli
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/agent"
@@ -14,11 +18,12 @@ import (
 // newGatePolicy builds verified mode from the effective guardrails (flags
 // applied). With guardrails off it still guards against test tampering and
 // finishing on a failed run, as DESIGN §4 asks of the plain agent.
-func newGatePolicy(cfg config.Config, root string, runner *run.Runner) agent.StopPolicy {
+func newGatePolicy(cfg config.Config, root string, runner *run.Runner, fullReason string) agent.StopPolicy {
 	g := cfg.Guardrails
 	return gate.New(gate.Options{
 		Verify:         g.Enabled,
 		Full:           g.Scope == "full",
+		FullReason:     fullReason,
 		Checks:         g.Checks,
 		MaxAttempts:    g.MaxAttempts,
 		Timeout:        time.Duration(g.TimeoutSecs) * time.Second,
@@ -42,4 +47,36 @@ func repoTop(r *run.Runner, dir string) string {
 		return dir
 	}
 	return top
+}
+
+// fullReason names what asked for the full suite: the flag, or the
+// setting and the file it is in (`scope = "full" in ~/.chanto/config.toml`).
+func fullReason(l *config.Loaded, flag bool) string {
+	if flag {
+		return "--verify-full"
+	}
+	return scopeSetting(l)
+}
+
+// scopeSetting is `scope = "full"` and where it was set.
+func scopeSetting(l *config.Loaded) string {
+	const setting = `scope = "full"`
+	for _, src := range l.Sources() {
+		if src.Key != "guardrails.scope" || src.From == "default" || strings.HasPrefix(src.From, "flag ") {
+			continue
+		}
+		file := src.From
+		if i := strings.LastIndexByte(file, ':'); i > 0 {
+			if _, err := strconv.Atoi(file[i+1:]); err == nil {
+				file = file[:i]
+			}
+		}
+		if home, err := os.UserHomeDir(); err == nil && home != "" {
+			if rest, ok := strings.CutPrefix(file, home+string(filepath.Separator)); ok {
+				file = "~/" + filepath.ToSlash(rest)
+			}
+		}
+		return setting + " in " + file
+	}
+	return setting
 }

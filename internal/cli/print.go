@@ -16,14 +16,17 @@ import (
 
 // printRun is everything a print-mode run is assembled from.
 type printRun struct {
-	opts     *agentOptions
-	cfg      config.Config
-	cwd      string
-	provider llm.Provider
-	model    string
-	session  printSession
-	schema   *agent.SchemaPolicy
-	out      output
+	opts *agentOptions
+	cfg  config.Config
+	// fullReason names what asked for the full suite ("--verify-full",
+	// `scope = "full" in ~/.chanto/config.toml`).
+	fullReason string
+	cwd        string
+	provider   llm.Provider
+	model      string
+	session    printSession
+	schema     *agent.SchemaPolicy
+	out        output
 }
 
 // runPrint runs one prompt to a final answer and maps the outcome to an
@@ -59,15 +62,16 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 		return nil, err
 	}
 	recoverPutbacks(std)
-	cfg, warnings, err := loadConfig(cwd)
+	loaded, err := loadConfig(cwd)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	for _, w := range warnings {
+	cfg := loaded.Config
+	for _, w := range loaded.Warnings {
 		diag(std.err, "warning: %s", w)
 	}
 	applyFlags(&cfg, opts)
-	pr := &printRun{opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std)}
+	pr := &printRun{opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std), fullReason: fullReason(loaded, opts.verify.Full)}
 	if opts.outputSchema != "" {
 		if pr.schema, err = agent.LoadSchema(opts.outputSchema); err != nil {
 			return nil, usageError("%v", err)
@@ -196,7 +200,7 @@ func (pr *printRun) stopPolicy(runner *run.Runner) agent.StopPolicy {
 	if pr.schema != nil {
 		return pr.schema
 	}
-	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner))
+	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner, pr.fullReason))
 }
 
 // providerKeyEnvs lists the variables holding provider keys, which the

@@ -18,12 +18,8 @@ import (
 
 // loadConfig reads the user and project configuration for the project
 // holding cwd; the warnings name project keys ignored outside trust.
-func loadConfig(cwd string) (config.Config, []string, error) {
-	l, err := config.Load(config.LoadOptions{ProjectDir: config.FindProjectRoot(cwd)})
-	if err != nil {
-		return config.Config{}, nil, err
-	}
-	return l.Config, l.Warnings, nil
+func loadConfig(cwd string) (*config.Loaded, error) {
+	return config.Load(config.LoadOptions{ProjectDir: config.FindProjectRoot(cwd)})
 }
 
 // openProvider resolves the --model spec; keys come from the environment.

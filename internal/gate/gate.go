@@ -34,8 +34,11 @@ type Options struct {
 	// Verify turns the done-gate on (--verify, [guardrails] enabled).
 	// Off, only test protection and the failed-run rule apply.
 	Verify bool
-	// Full forces the full suite (--verify-full, scope = "full").
-	Full bool
+	// Full forces the full suite (--verify-full, scope = "full");
+	// FullReason names which, for the evidence ("--verify-full" when
+	// empty).
+	Full       bool
+	FullReason string
 	// Checks replace detection (--verify-check, [guardrails] checks).
 	Checks []string
 	// MaxAttempts bounds the failed gate runs sent back to the model.

@@ -31,7 +31,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		Added:       t.change.Added,
 		Checks:      p.opts.Checks,
 		Full:        p.opts.Full,
-		FullReason:  "--verify-full",
+		FullReason:  p.fullReason(),
 		Timeout:     p.opts.Timeout,
 		Runner:      p.opts.Runner,
 		Events:      st.Sink,
@@ -132,4 +132,12 @@ func agentVerdict(v verify.Verdict) agent.Verdict {
 		return agent.NothingToVerify
 	}
 	return agent.NotVerified
+}
+
+// fullReason names what forced the full suite, for the evidence.
+func (p *Policy) fullReason() string {
+	if p.opts.FullReason != "" {
+		return p.opts.FullReason
+	}
+	return "--verify-full"
 }
