@@ -3,6 +3,7 @@ package protect
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v4"
@@ -179,7 +180,7 @@ func addYAMLScript(v *yaml.Node, where, masked string, out *[]script) {
 		if v.Style == yaml.LiteralStyle || v.Style == yaml.FoldedStyle {
 			line++ // the text starts below the | or >
 		}
-		*out = append(*out, script{where: where, line: line, text: v.Value, masked: masked})
+		*out = append(*out, script{where: where, line: line, text: ciExpr.ReplaceAllString(v.Value, "CI_EXPR"), masked: masked})
 	case yaml.SequenceNode:
 		for _, e := range v.Content {
 			addYAMLScript(e, where, masked, out)
@@ -196,6 +197,10 @@ func yamlText(v *yaml.Node) string {
 	}
 	return "…"
 }
+
+// ciExpr is a GitHub or Azure template expression, ${{ … }}, replaced by
+// a placeholder word before the shell parser reads the script.
+var ciExpr = regexp.MustCompile(`\$\{\{.*?\}\}`)
 
 // recipeScripts returns the recipe lines of a Makefile (tab-indented) or
 // justfile (indented), by target; a - prefix ignores the line's failure.

@@ -214,7 +214,23 @@ func build(lang, p string, src []byte, pt parsed, sp span) *fileModel {
 	}
 	m.lang = lang
 	m.lines = strings.Split(string(src), "\n")
+	if lang == "rust" {
+		numberDuplicates(m.tests)
+	}
 	return m
+}
+
+// numberDuplicates gives the second and later tests of one name a number
+// (name#2): Rust files define a test once per cfg (#[rustversion::nightly]
+// and its opposite), and each must be compared with its own counterpart.
+func numberDuplicates(tests []*testCase) {
+	seen := map[string]int{}
+	for _, t := range tests {
+		seen[t.name]++
+		if n := seen[t.name]; n > 1 {
+			t.name = fmt.Sprintf("%s#%d", t.name, n)
+		}
+	}
 }
 
 func normalizeNewlines(b []byte) []byte {

@@ -162,3 +162,62 @@ func realWorldRemoveAndSkip(lang, src string, m *fileModel, check func(what, cur
 		break
 	}
 }
+
+// TestRealWorldRepos checks whole repositories: for each runner folder
+// with files named like tests by the runner's defaults, protection must
+// guard at least one. PROTECT_REALWORLD_REPOS=dir1:dir2 names folders that
+// are repositories or hold them (a Go module cache: every module@version
+// with a go.mod, pyproject.toml, package.json, Cargo.toml or pom.xml).
+func TestRealWorldRepos(t *testing.T) {
+	dirs := os.Getenv("PROTECT_REALWORLD_REPOS")
+	if dirs == "" {
+		t.Skip("set PROTECT_REALWORLD_REPOS to folders of real repositories")
+	}
+	var repos []string
+	for _, dir := range filepath.SplitList(dirs) {
+		repos = append(repos, findRepos(dir, 3)...)
+	}
+	checked := 0
+	for _, repo := range repos {
+		d := NewDetector(DirSource(repo))
+		gs := Guards(repo, d)
+		for _, g := range gs {
+			if g.Tests > 0 {
+				checked++
+			}
+		}
+		for _, g := range Unguarded(gs) {
+			t.Errorf("%s: %s in %s: %d files named like tests, none guarded (e.g. %s)", repo, g.Runner, g.Dir, g.Tests, g.Example)
+		}
+		for _, c := range d.Doubts() {
+			t.Logf("%s: %s (%s) not understood: %s", repo, c.File, c.Runner, c.Reason)
+		}
+	}
+	t.Logf("%d repositories, %d runner folders with tests", len(repos), checked)
+}
+
+var manifests = []string{"go.mod", "pyproject.toml", "setup.py", "package.json", "Cargo.toml", "pom.xml", "build.gradle", "build.gradle.kts"}
+
+// findRepos returns dir if it is a project root, else the project roots
+// below it, depth levels down at most.
+func findRepos(dir string, depth int) []string {
+	for _, m := range manifests {
+		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			return []string{dir}
+		}
+	}
+	if depth == 0 {
+		return nil
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range es {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "cache" {
+			out = append(out, findRepos(filepath.Join(dir, e.Name()), depth-1)...)
+		}
+	}
+	return out
+}

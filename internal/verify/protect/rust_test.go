@@ -104,3 +104,19 @@ func TestRustCfgMarkerReadsAsWritten(t *testing.T) {
 		t.Fatalf("got %v", vs)
 	}
 }
+
+// A test defined once per cfg (anyhow's test_backtrace under
+// rustversion::nightly and not(nightly)) is compared with its own
+// counterpart: an edit elsewhere in the file reports nothing.
+func TestRustSameNamePerCfg(t *testing.T) {
+	base := "#[rustversion::not(nightly)]\n#[ignore = \"requires nightly\"]\n#[test]\nfn test_backtrace() {}\n\n#[rustversion::nightly]\n#[test]\nfn test_backtrace() {\n    let error = anyhow::anyhow!(\"oh no!\");\n    let _ = error.backtrace();\n}\n"
+	vs, err := Compare(mapSource{"tests/test_backtrace.rs": base}, mapSource{"tests/test_backtrace.rs": "// note\n" + base}, []string{"tests/test_backtrace.rs"}, Options{})
+	if err != nil || len(vs) > 0 {
+		t.Fatalf("honest edit reported: %v %v", vs, err)
+	}
+	cur := strings.Replace(base, "#[rustversion::nightly]\n#[test]\n", "#[rustversion::nightly]\n#[ignore]\n#[test]\n", 1)
+	vs, _ = Compare(mapSource{"tests/test_backtrace.rs": base}, mapSource{"tests/test_backtrace.rs": cur}, []string{"tests/test_backtrace.rs"}, Options{})
+	if len(vs) != 1 || vs[0].Kind != SkipAdded {
+		t.Fatalf("want the nightly test's skip, got %v", vs)
+	}
+}

@@ -42,10 +42,19 @@ func testCommand(args []string) (string, []string, bool) {
 
 func dropFlags(args []string) []string {
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if wrapperValueFlags[args[0]] && len(args) > 1 {
+			args = args[1:]
+		}
 		args = args[1:]
 	}
 	return args
 }
+
+// wrapperValueFlags are options of uv, poetry, hatch, pnpm and npx that
+// take a value, so the word after them is not the command.
+var wrapperValueFlags = map[string]bool{"--group": true, "--only-group": true, "--with": true, "--python": true, "-p": true,
+	"--extra": true, "--package": true, "--project": true, "--directory": true, "--env-file": true, "--from": true,
+	"-C": true, "--cwd": true, "--filter": true, "-F": true, "-e": true, "--env": true, "--dir": true}
 
 func indexOf(args []string, w string) int {
 	for i, a := range args {
@@ -63,7 +72,7 @@ func runnerTool(w string, rest []string) (string, []string, bool) {
 		first = rest[0]
 	}
 	switch w {
-	case "go":
+	case "go", "richgo", "grc":
 		if first == "test" {
 			return "go test", rest[1:], true
 		}
@@ -106,7 +115,7 @@ func runnerTool(w string, rest []string) (string, []string, bool) {
 		}
 	case "make", "just", "gmake":
 		for _, a := range rest {
-			if a == "test" || a == "check" || strings.HasPrefix(a, "test") {
+			if a == "check" || !strings.HasPrefix(a, "-") && strings.Contains(a, "test") {
 				return w, rest, true
 			}
 		}
