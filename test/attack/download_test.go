@@ -1,7 +1,9 @@
 package attack
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -51,7 +53,12 @@ registry = "sparse+http://127.0.0.1:PORT/index/"
 			w.git(t, "add", "-A")
 			w.git(t, "commit", "-qm", "init")
 			w.write(t, "src/lib.rs", lib("2 - 1"))
-			out, _ := w.chantoEnv(t, []string{"CARGO_HOME=" + w.base + "/cargo-home", "RUSTUP_HOME=" + rustupHome()}, "verify")
+			// cargo's own caches under the world's home, writable in the
+			// sandbox as ~/.cargo/registry and ~/.cargo/git are.
+			for _, d := range []string{"registry", "git"} {
+				must(t, os.MkdirAll(filepath.Join(w.home, ".cargo", d), 0o755))
+			}
+			out, _ := w.chantoEnv(t, []string{"CARGO_HOME=" + filepath.Join(w.home, ".cargo"), "RUSTUP_HOME=" + rustupHome()}, "verify")
 			t.Logf("chanto said:\n%s", out)
 			if n := l.hits.Load(); n != 0 {
 				t.Errorf("the download reached the host listener (%d connections):\n%s", n, out)
