@@ -25,6 +25,7 @@ var layer = map[string]int{
 	"internal/llm":               10,
 	"internal/policy":            10,
 	"internal/sandbox":           20,
+	"internal/sandbox/helper":    5,
 	"internal/hook":              20,
 	"internal/tool":              20,
 	"internal/session":           20,

@@ -22,6 +22,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/sandbox/helper"
 )
 
 // BwrapPath is where bubblewrap must be; it is never looked up on PATH, so
@@ -46,12 +47,13 @@ const (
 var DefaultMaxProcs = max(1024, 64*runtime.NumCPU())
 
 // HelperArg, as the first argument, turns any binary that links this
-// package into the in-sandbox helper (handled in init, before main).
-const HelperArg = "__sandbox-exec"
+// package into the in-sandbox helper (package helper, handled in its init,
+// before main).
+const HelperArg = helper.Arg
 
 // bridgeAddr is where, inside the sandbox, the helper listens and relays
 // to the allowlist proxy's Unix socket.
-const bridgeAddr = "127.0.0.1:3128"
+const bridgeAddr = helper.BridgeAddr
 
 // proxyDir is where the proxy's socket folder is bound inside the sandbox.
 const proxyDir = "/tmp/.chanto-proxy"

@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package sandbox
+package helper
 
 import (
 	"errors"
@@ -18,16 +18,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// platformErr is nil where the sandbox is implemented.
-var platformErr error
+// Supported is true where the helper is implemented.
+const Supported = true
 
 func init() {
-	if len(os.Args) > 1 && os.Args[1] == HelperArg {
+	if len(os.Args) > 1 && os.Args[1] == Arg {
 		os.Exit(helperMain(os.Args[2:]))
 	}
 }
 
-// helperSpec is what bwrapArgs hands the helper on its command line.
+// helperSpec is what the sandbox's bwrapArgs hands the helper on its command line.
 type helperSpec struct {
 	net      string
 	nproc    int
@@ -95,12 +95,12 @@ func helperMain(args []string) int {
 	}
 	var bridge net.Listener
 	if h.proxy != "" {
-		if bridge, err = net.Listen("tcp", bridgeAddr); err != nil {
+		if bridge, err = net.Listen("tcp", BridgeAddr); err != nil {
 			fmt.Fprintf(os.Stderr, "chanto sandbox helper: proxy bridge: %v\n", err)
 			return 126
 		}
 	}
-	if err := installSeccomp(h.net == NetDeny); err != nil {
+	if err := installSeccomp(h.net == "deny"); err != nil {
 		fmt.Fprintf(os.Stderr, "chanto sandbox helper: %v\n", err)
 		return 126
 	}
@@ -181,5 +181,12 @@ func serveBridge(l net.Listener, sock string) {
 			go func() { _, _ = io.Copy(u, c); closeWriteConn(u) }()
 			_, _ = io.Copy(c, u)
 		}()
+	}
+}
+
+// closeWriteConn half-closes c when it can, so the far side sees EOF.
+func closeWriteConn(c net.Conn) {
+	if cw, ok := c.(interface{ CloseWrite() error }); ok {
+		_ = cw.CloseWrite()
 	}
 }
