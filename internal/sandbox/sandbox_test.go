@@ -157,12 +157,19 @@ func TestRefusalWithoutBwrap(t *testing.T) {
 
 // BenchmarkSandboxOverhead compares `true` run directly and sandboxed and
 // reports the median as well as the mean (the budget is on the median).
+// CHANTO_BENCH_HELPER names a chanto binary to use as the helper instead
+// of this test binary: the real one links far more packages, whose start-up
+// the helper pays.
 func BenchmarkSandboxOverhead(b *testing.B) {
 	if err := Probe(); err != nil {
 		b.Skip(err)
 	}
 	root := b.TempDir()
-	sb, _ := New(config.Sandbox{}, root)
+	var opts []Option
+	if h := os.Getenv("CHANTO_BENCH_HELPER"); h != "" {
+		opts = append(opts, WithHelper(h))
+	}
+	sb, _ := New(config.Sandbox{}, root, opts...)
 	for _, c := range []struct {
 		name string
 		r    *run.Runner

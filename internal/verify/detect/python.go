@@ -56,11 +56,26 @@ func isPythonProject(root string, isRepoRoot bool) bool {
 func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
 	cands := pythonCandidates(root)
 	first := ""
+	asked := map[string]bool{}
 	for _, c := range cands {
 		if first == "" {
 			first = c
 		}
-		if hasPytest(ctx, root, c, runner) {
+		// Two names (python3, python; a shim and its target) are often one
+		// interpreter: ask each interpreter once.
+		probe := c
+		if t := pyenvTarget(c, root); t != "" {
+			probe = t
+		}
+		key := probe
+		if real, err := filepath.EvalSymlinks(probe); err == nil {
+			key = real
+		}
+		if asked[key] {
+			continue
+		}
+		asked[key] = true
+		if hasPytest(ctx, root, probe, runner) {
 			return pythonCmd(root, c, Pytest)
 		}
 	}
