@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -52,7 +53,9 @@ func (cb *copyBaseline) runIn(ctx context.Context, snap *snapshot.Snapshot, opts
 		cb.run.Note, cb.putback = "the sandbox has no temp folder the checks can see, so no copy was made", true
 		return nil
 	}
-	dir, err := os.MkdirTemp(parent, "chanto-baseline-")
+	// A copy a killed chanto left behind goes after an hour.
+	verify.SweepLeftovers(parent, "chanto-baseline-")
+	dir, err := os.MkdirTemp(parent, fmt.Sprintf("chanto-baseline-%d-", os.Getpid()))
 	if err != nil {
 		cb.run.Note, cb.putback = "the copy could not be made: "+err.Error(), true
 		return nil

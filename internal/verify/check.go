@@ -331,7 +331,11 @@ func (e *engine) newReportDir(ctx context.Context) (string, error) {
 	if d := e.r.TempDir(run.Check); d != "" {
 		// Unsandboxed, the temporary folder; sandboxed, the sandbox's
 		// per-project temp folder for checks, which they see at its own path.
-		return os.MkdirTemp(d, "chanto-verify-")
+		if !e.swept && e.r.Sandbox != nil {
+			e.swept = true
+			sweepReportDirs(d)
+		}
+		return os.MkdirTemp(d, fmt.Sprintf("chanto-verify-%d-", os.Getpid()))
 	}
 	if e.reportParent == "" {
 		e.reportParent = "-"
@@ -360,10 +364,15 @@ func (e *engine) newReportDir(ctx context.Context) (string, error) {
 // sweepReportDirs removes the report folders under .git that a chanto
 // killed mid-run left behind: their names carry the pid of a process
 // that is gone, and they are over an hour old.
-func sweepReportDirs(parent string) {
-	dirs, _ := filepath.Glob(filepath.Join(parent, "chanto-verify-*"))
+func sweepReportDirs(parent string) { SweepLeftovers(parent, "chanto-verify-") }
+
+// SweepLeftovers removes the folders parent/<prefix><pid>-* that a chanto
+// killed mid-run left (report folders, baseline copies): their pid is
+// gone and they are over an hour old.
+func SweepLeftovers(parent, prefix string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, prefix+"*"))
 	for _, d := range dirs {
-		rest := strings.TrimPrefix(filepath.Base(d), "chanto-verify-")
+		rest := strings.TrimPrefix(filepath.Base(d), prefix)
 		pidText, _, ok := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(pidText)
 		if !ok || err != nil || pid <= 0 {
