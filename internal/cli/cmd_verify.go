@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -169,12 +168,7 @@ func printReport(w io.Writer, rep *verify.Report) {
 	if len(rep.Violations) > 0 {
 		fmt.Fprintln(w)
 	}
-	if n := len(rep.Checks); n > 0 && !rep.Checks[n-1].Passed {
-		if out := strings.TrimSpace(rep.Checks[n-1].Output); out != "" {
-			fmt.Fprintln(w, safetext.Clean(out))
-			fmt.Fprintln(w)
-		}
-	}
+	printFailures(w, rep.FailureDetails())
 	fmt.Fprintln(w, safetext.Line(rep.Evidence))
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/safetext"
 )
@@ -42,9 +43,10 @@ func newOutput(format string, std *stdio) output {
 	}
 }
 
-// textOutput prints the answer, then the evidence line. On a terminal the
-// model's text is streamed as it arrives and tool calls are shown on stderr;
-// otherwise the final answer is printed once at the end.
+// textOutput prints the answer, then, when the turn ends not verified, the
+// failing checks' output, then the evidence line. On a terminal the
+// model's text is streamed as it arrives and tool calls are shown on
+// stderr; otherwise the final answer is printed once at the end.
 type textOutput struct {
 	out, err io.Writer
 	live     bool
@@ -52,14 +54,16 @@ type textOutput struct {
 	mu       sync.Mutex
 	streamed bool // something was streamed since the last newline
 	text     safetext.Stream
+	verdict  lastVerdict
 }
 
 func (t *textOutput) Emit(e event.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.verdict.see(e)
 	if !t.live {
 		return
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	switch e.Type {
 	case event.MessageDelta:
 		if text := t.text.Clean(e.Text); text != "" {
@@ -94,7 +98,50 @@ func (t *textOutput) finish(r runResult) {
 		if r.Answer != "" {
 			fmt.Fprintln(t.out)
 		}
+		printFailures(t.out, t.verdict.failures(r.Verdict))
 		fmt.Fprintln(t.out, safetext.Line(r.Evidence))
+	}
+}
+
+// lastVerdict remembers the main agent's last verify.result, whose
+// failures are shown when the run ends not verified.
+type lastVerdict struct {
+	end *event.VerifyEnd
+}
+
+func (l *lastVerdict) see(e event.Event) {
+	if e.Type == event.VerifyResult && e.ParentToolID == "" && e.Verify != nil {
+		l.end = e.Verify
+	}
+}
+
+// failures are the failing checks to show for a run that ended with
+// verdict: none unless it is not verified.
+func (l *lastVerdict) failures(verdict string) []event.Failure {
+	if verdict != string(agent.NotVerified) || l.end == nil || l.end.Failures == nil {
+		return []event.Failure{}
+	}
+	return l.end.Failures
+}
+
+// printFailures shows each failing check's output, trimmed as the model
+// got it, under a shell-like header, before the evidence line.
+//
+//	$ go test ./...
+//	--- FAIL: TestAdd (0.00s)
+//	    m_test.go:6: Add(2, 3) = -1, want 5
+func printFailures(w io.Writer, fs []event.Failure) {
+	for _, f := range fs {
+		if f.Output == "" {
+			continue
+		}
+		prompt := "$ "
+		if f.Dir != "" {
+			prompt = f.Dir + "$ "
+		}
+		fmt.Fprintln(w, safetext.Line(prompt+f.Check))
+		fmt.Fprintln(w, safetext.Clean(f.Output))
+		fmt.Fprintln(w)
 	}
 }
 
@@ -118,25 +165,37 @@ func (s *streamOutput) finish(r runResult) {
 // jsonOutput prints one object at the end (docs/json-output.md).
 type jsonOutput struct {
 	out io.Writer
+
+	mu      sync.Mutex
+	verdict lastVerdict
 }
 
 // jsonResult is the stable shape of --output-format json.
 type jsonResult struct {
-	Result    string      `json:"result"`
-	Verdict   string      `json:"verdict"`
-	Evidence  string      `json:"evidence"`
-	Usage     event.Usage `json:"usage"`
-	SessionID string      `json:"session_id"`
-	ExitCode  int         `json:"exit_code"`
-	NumTurns  int         `json:"num_turns"`
-	Error     string      `json:"error,omitempty"`
+	Result   string `json:"result"`
+	Verdict  string `json:"verdict"`
+	Evidence string `json:"evidence"`
+	// Failures are the failing checks' output when the verdict is
+	// not_verified, else empty.
+	Failures  []event.Failure `json:"failures"`
+	Usage     event.Usage     `json:"usage"`
+	SessionID string          `json:"session_id"`
+	ExitCode  int             `json:"exit_code"`
+	NumTurns  int             `json:"num_turns"`
+	Error     string          `json:"error,omitempty"`
 }
 
-func (j *jsonOutput) Emit(event.Event) {}
+func (j *jsonOutput) Emit(e event.Event) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.verdict.see(e)
+}
 
 func (j *jsonOutput) finish(r runResult) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
 	res := jsonResult{Result: r.Answer, Verdict: r.Verdict, Evidence: r.Evidence, Usage: r.Usage,
-		SessionID: r.SessionID, ExitCode: r.ExitCode, NumTurns: r.NumTurns}
+		SessionID: r.SessionID, ExitCode: r.ExitCode, NumTurns: r.NumTurns, Failures: j.verdict.failures(r.Verdict)}
 	if r.Err != nil {
 		res.Error = r.Err.Error()
 	}

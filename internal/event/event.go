@@ -26,6 +26,7 @@ const (
 	VerifyCheck      = "verify.check"
 	VerifyBaseline   = "verify.baseline"
 	VerifyResult     = "verify.result"
+	VerifySentBack   = "verify.sent_back"
 	ReviewStarted    = "review.started"
 	ReviewCompleted  = "review.completed"
 	TurnCompleted    = "turn.completed"
@@ -50,6 +51,7 @@ type Event struct {
 	Check     *Check     `json:"check,omitempty"`     // verify.check
 	Baseline  *Baseline  `json:"baseline,omitempty"`  // verify.baseline
 	Verify    *VerifyEnd `json:"verify,omitempty"`    // verify.result
+	SentBack  *SentBack  `json:"sent_back,omitempty"` // verify.sent_back
 	Usage     *Usage     `json:"usage,omitempty"`     // turn.completed
 	Error     string     `json:"error,omitempty"`     // error
 	ExitCode  *int       `json:"exit_code,omitempty"` // session.completed
@@ -117,6 +119,30 @@ type VerifyEnd struct {
 	Evidence       string   `json:"evidence"`
 	NewFailures    []string `json:"new_failures"`
 	AlreadyFailing []string `json:"already_failing"`
+	// Failures is what each failing check showed, trimmed as the model
+	// gets it; empty unless the verdict is not_verified.
+	Failures []Failure `json:"failures"`
+}
+
+// Failure is one failing check as the user is shown it: the command, the
+// folder it ran in (omitted for the project root), the failing tests it
+// named and its output, trimmed to the useful part.
+type Failure struct {
+	Check  string   `json:"check"`
+	Dir    string   `json:"dir,omitempty"`
+	Tests  []string `json:"tests"`
+	Output string   `json:"output"`
+}
+
+// SentBack is an answer the stop policy returned to the model: why, the
+// whole message, and the attempt it was (of Max allowed).
+type SentBack struct {
+	// Reason is "gate" (a failed check), "protect" (tampered tests) or
+	// "failed_run" (verify off: finishing on a failed run of its own).
+	Reason  string `json:"reason"`
+	Text    string `json:"text"`
+	Attempt int    `json:"attempt"`
+	Max     int    `json:"max"`
 }
 
 // Usage counts tokens.

@@ -203,7 +203,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	defer t.mu.Unlock()
 	if t.snapErr != nil {
 		if p.opts.Verify {
-			return notVerified(st, "⚠ Not verified: the change set could not be determined ("+t.snapErr.Error()+").")
+			return notVerified(st, "⚠ Not verified: the change set could not be determined ("+t.snapErr.Error()+").", nil)
 		}
 		return agent.Accept()
 	}
@@ -306,19 +306,19 @@ func (p *Policy) protectGate(t *turn, st *agent.TurnState) (agent.StopDecision, 
 	if len(vs) == 0 {
 		return agent.StopDecision{}, false
 	}
-	evidence := fmt.Sprintf("⚠ Not verified: %s (fix the code, not the tests).", plural(len(vs), "test-protection violation"))
+	evidence := verify.ViolationsEvidence(vs)
 	if p.opts.Verify {
 		t.attempts++
 		if t.attempts > p.opts.MaxAttempts {
-			return notVerified(st, evidence), true
+			return notVerified(st, evidence, nil), true
 		}
-	} else {
-		t.protectBacks++
-		if t.protectBacks > offSendBacks {
-			return notVerified(st, evidence), true
-		}
+		return sendBack(st, "protect", protectSendBack(vs), t.attempts, p.opts.MaxAttempts), true
 	}
-	return agent.SendBack(protectSendBack(vs)), true
+	t.protectBacks++
+	if t.protectBacks > offSendBacks {
+		return notVerified(st, evidence, nil), true
+	}
+	return sendBack(st, "protect", protectSendBack(vs), t.protectBacks, offSendBacks), true
 }
 
 // failedRunRule is the verify-off rule: finishing right after the model's
@@ -331,9 +331,11 @@ func (p *Policy) failedRunRule(t *turn, st *agent.TurnState) agent.StopDecision 
 	}
 	t.failedBacks++
 	if t.failedBacks > offSendBacks {
-		return notVerified(st, "⚠ Not verified: "+why+".")
+		// The user sees the output the model was shown.
+		shown := []event.Failure{{Check: failed.Command, Tests: []string{}, Output: trimOutput(failed.Output)}}
+		return notVerified(st, "⚠ Not verified: "+why+".", shown)
 	}
-	return agent.SendBack(failedRunSendBack(*failed, why))
+	return sendBack(st, "failed_run", failedRunSendBack(*failed, why), t.failedBacks, offSendBacks)
 }
 
 // unresolvedFailure finds a failed check run that no later passing run
@@ -368,11 +370,22 @@ func (r ownRun) coversRun(e ownRun) bool {
 }
 
 // notVerified ends the turn unverified for a reason the engine did not
-// report itself, with the verify.result event stream-json readers expect.
-func notVerified(st *agent.TurnState, evidence string) agent.StopDecision {
+// report itself, with the verify.result event stream-json readers expect;
+// failures is what the user is shown before the evidence (may be nil).
+func notVerified(st *agent.TurnState, evidence string, failures []event.Failure) agent.StopDecision {
+	if failures == nil {
+		failures = []event.Failure{}
+	}
 	emit(st, event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
-		Verdict: string(agent.NotVerified), Evidence: evidence, NewFailures: []string{}, AlreadyFailing: []string{}}})
+		Verdict: string(agent.NotVerified), Evidence: evidence, NewFailures: []string{}, AlreadyFailing: []string{}, Failures: failures}})
 	return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}
+}
+
+// sendBack returns the answer to the model with text, and tells
+// stream-json readers (and the TUI) why, and which attempt it is.
+func sendBack(st *agent.TurnState, reason, text string, attempt, max int) agent.StopDecision {
+	emit(st, event.Event{Type: event.VerifySentBack, SentBack: &event.SentBack{Reason: reason, Text: text, Attempt: attempt, Max: max}})
+	return agent.SendBack(text)
 }
 
 func emit(st *agent.TurnState, ev event.Event) {
@@ -381,13 +394,6 @@ func emit(st *agent.TurnState, ev event.Event) {
 	}
 	ev.SessionID, ev.Turn, ev.Time = st.SessionID, st.Turn, time.Now()
 	st.Sink.Emit(ev)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func (p *Policy) baselineOptions() verify.Options {

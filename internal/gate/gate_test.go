@@ -38,15 +38,3 @@ func TestUnresolvedFailure(t *testing.T) {
 		}
 	}
 }
-
-func TestTrimOutput(t *testing.T) {
-	long := make([]byte, 3*maxFeedback)
-	for i := range long {
-		long[i] = 'x'
-	}
-	long[len(long)-1] = 'E'
-	got := trimOutput(string(long))
-	if len(got) > maxFeedback+64 || got[len(got)-1] != 'E' {
-		t.Fatalf("trimmed to %d bytes, ends %q", len(got), got[len(got)-1:])
-	}
-}

@@ -6,12 +6,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
-
-	"github.com/chanto-dev/chanto/internal/safetext"
 )
-
-// maxFeedback bounds the check output sent back to the model.
-const maxFeedback = 12 << 10
 
 // protectNote is appended to the result of the tool call that tampered
 // with a test.
@@ -126,16 +121,7 @@ func failureNames(fs []verify.Failure) string {
 	return strings.Join(names, ", ")
 }
 
-// trimOutput keeps the end of long output, where runners summarize.
-func trimOutput(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) <= maxFeedback {
-		return s
-	}
-	// Byte budgets, cut at character boundaries.
-	head := safetext.Head(s, maxFeedback/4)
-	tail := safetext.Tail(s, 3*maxFeedback/4)
-	return head + "\n… [output trimmed] …\n" + tail
-}
+// trimOutput is the trimming the user is shown too (verify.TrimOutput).
+func trimOutput(s string) string { return verify.TrimOutput(s) }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }

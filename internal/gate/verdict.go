@@ -70,13 +70,13 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 			return end
 		}
 		t.onlyOldPush = true
-		return agent.SendBack(gateSendBack(rep, t.attempts, p.opts.MaxAttempts))
+		return sendBack(st, "already_failing", gateSendBack(rep, t.attempts, p.opts.MaxAttempts), 1, 1)
 	}
 	t.attempts++
 	if t.attempts > p.opts.MaxAttempts {
 		return end
 	}
-	return agent.SendBack(gateSendBack(rep, t.attempts, p.opts.MaxAttempts))
+	return sendBack(st, "gate", gateSendBack(rep, t.attempts, p.opts.MaxAttempts), t.attempts, p.opts.MaxAttempts)
 }
 
 // prior lets the model's own runs stand in for a planned check: a plain,

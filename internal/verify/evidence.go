@@ -30,17 +30,15 @@ func (e *engine) finish(rep *Report) *Report {
 // Result is the verdict as the verify.result event carries it.
 func (rep *Report) Result() *event.VerifyEnd {
 	return &event.VerifyEnd{Verdict: string(rep.Verdict), Evidence: rep.Evidence,
-		NewFailures: nonNil(ids(rep.NewFailures)), AlreadyFailing: nonNil(ids(rep.AlreadyFailing))}
+		NewFailures: nonNil(ids(rep.NewFailures)), AlreadyFailing: nonNil(ids(rep.AlreadyFailing)), Failures: rep.FailureDetails()}
 }
 
 // verdict decides the outcome and writes its one-line evidence.
 func verdict(rep *Report, e *engine) (Verdict, string) {
 	const nv = "⚠ Not verified: "
-	switch n := len(rep.Violations); {
-	case n == 1:
-		return NotVerified, nv + "1 test-protection violation (fix the code, not the tests)."
-	case n > 1:
-		return NotVerified, nv + strconv.Itoa(n) + " test-protection violations (fix the code, not the tests)."
+	switch {
+	case len(rep.Violations) > 0:
+		return NotVerified, ViolationsEvidence(rep.Violations)
 	case rep.Problem != "":
 		return NotVerified, nv + rep.Problem
 	case len(rep.Checks) == 0:
