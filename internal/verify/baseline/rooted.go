@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // tree is the project as a putback touches it. Every path is opened from
@@ -94,7 +96,7 @@ func (t *tree) syncDir(rel string) error {
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
+	err = durable.Sync(d)
 	if cerr := d.Close(); err == nil {
 		err = cerr
 	}

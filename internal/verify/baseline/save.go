@@ -180,11 +180,11 @@ func tempName(rel string) string {
 }
 
 // replaceFile atomically puts content with mode (a regular file, or a
-// symlink whose target is content) at rel. durable fsyncs the file first.
+// symlink whose target is content) at rel. fsync flushes the file first.
 // The file gets a fresh mtime on purpose: build outputs made from the base
 // versions during the baseline run must look older than the restored
 // sources, or make and friends would keep them.
-func replaceFile(t *tree, rel string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, durable bool) error {
+func replaceFile(t *tree, rel string, content io.Reader, mode fs.FileMode, symlink bool, uid, gid int, fsync bool) error {
 	if err := t.mkdirs(rel); err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func replaceFile(t *tree, rel string, content io.Reader, mode fs.FileMode, symli
 		if err := t.root.Symlink(string(target), tmp); err != nil {
 			return err
 		}
-	} else if err := writeNew(t, tmp, content, mode, durable); err != nil {
+	} else if err := writeNew(t, tmp, content, mode, fsync); err != nil {
 		_ = t.root.Remove(tmp)
 		return err
 	}
@@ -222,7 +222,7 @@ func replaceFile(t *tree, rel string, content io.Reader, mode fs.FileMode, symli
 }
 
 // writeNew creates the side file tmp (never through an existing entry).
-func writeNew(t *tree, tmp string, content io.Reader, mode fs.FileMode, durable bool) error {
+func writeNew(t *tree, tmp string, content io.Reader, mode fs.FileMode, fsync bool) error {
 	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
@@ -231,8 +231,8 @@ func writeNew(t *tree, tmp string, content io.Reader, mode fs.FileMode, durable 
 	if err == nil {
 		err = f.Chmod(mode)
 	}
-	if err == nil && durable {
-		err = f.Sync()
+	if err == nil && fsync {
+		err = durable.Sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
