@@ -48,13 +48,15 @@ func LastGoGraphStats() GoGraphStats {
 	return lastGoStats
 }
 
-// ResetGoCache forgets the in-memory graphs (benchmarks measure cold runs).
+// ResetGoCache forgets the in-memory graphs and the memos of parsed Go and
+// Python files (benchmarks measure cold runs).
 func ResetGoCache() {
 	goCache.Lock()
 	defer goCache.Unlock()
 	goCache.graphs = map[string]*goGraph{}
 	headerMemo.reset()
 	scanMemo.reset()
+	pyMemo.reset()
 }
 
 // goGraphFor returns the module graph of dir, from cache when the key

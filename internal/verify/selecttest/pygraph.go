@@ -1,12 +1,16 @@
 package selecttest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/config"
 )
 
 // pyEdge is a dependency of one Python file on another. A deep edge means
@@ -100,19 +104,43 @@ func (p *pyProject) addFile(rel string) {
 	}
 }
 
-// parsed returns the facts of one file (empty for a deleted file).
+// parsed returns the facts of one file (empty for a deleted file). They
+// are remembered by size and modification time across selections and
+// processes (pyMemo): parsing is most of a cold selection's time.
 func (p *pyProject) parsed(rel string) *pyFile {
 	if f := p.src[rel]; f != nil {
 		return f
 	}
-	data, _ := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(rel)))
-	src := string(data)
-	if !strings.HasSuffix(rel, ".py") {
-		src = doctestSource(src)
+	file := filepath.Join(p.dir, filepath.FromSlash(rel))
+	doctest := !strings.HasSuffix(rel, ".py")
+	kind := "py"
+	if doctest {
+		kind = "doctest"
 	}
-	f := parsePy(src)
+	f := pyMemo.get(file, kind, func() *pyFile {
+		data, _ := os.ReadFile(file)
+		src := string(data)
+		if doctest {
+			src = doctestSource(src)
+		}
+		return parsePy(src)
+	})
 	p.src[rel] = f
 	return f
+}
+
+// pyMemo holds the parsed facts of Python files; they are read only once
+// made. pyMemoFormat changes when parsePy's output does.
+var pyMemo fileMemo[*pyFile]
+
+const pyMemoFormat = "python-v1"
+
+// pyMemoFile is where the facts of the files under dir are kept between
+// processes.
+func pyMemoFile(dir string) string {
+	abs, _ := filepath.Abs(dir)
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(config.Home(), "cache", "selecttest", pyMemoFormat+"-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 // join is path.Join that keeps "." roots clean.
@@ -567,6 +595,7 @@ func (p *pyProject) fileEdges(rel string) []pyEdge {
 const (
 	hiddenSubprocess = "runs project code in a subprocess"
 	hiddenDynamic    = "loads modules by name"
+	hiddenSyntax     = "does not parse"
 )
 
 // hiddenEdges are dependencies no import shows. A file that starts
@@ -615,9 +644,13 @@ func (p *pyProject) hiddenEdges(rel string, f *pyFile) []pyEdge {
 				top = path.Dir(top)
 			}
 		}
+		why := hiddenDynamic
+		if f.SyntaxError {
+			why = hiddenSyntax
+		}
 		for _, t := range p.sortedFiles(top) {
 			if t != rel {
-				edges = append(edges, pyEdge{To: t, Deep: true, Hidden: hiddenDynamic})
+				edges = append(edges, pyEdge{To: t, Deep: true, Hidden: why})
 			}
 		}
 	}

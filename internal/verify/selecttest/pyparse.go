@@ -6,16 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// pyTok is one Python token: a name, an operator, a string or a number.
+// pyTok is one Python token: a name or keyword, a one-character operator,
+// a string or a number. A string's text is its value (simple escapes
+// undone); an f-string's is its literal text, and the tokens of its
+// replacement fields follow it.
 type pyTok struct {
 	kind byte // 'n' name, 'o' operator, 's' string, 'f' f-string, '#' number
 	text string
-}
-
-// pyLine is one logical line: its tokens and the indentation of its first.
-type pyLine struct {
-	indent int
-	toks   []pyTok
 }
 
 // pyName is one name of a from-import: `from m import Name as As`.
@@ -59,8 +56,10 @@ type pyFile struct {
 	All        map[string]bool
 	AllDynamic bool
 	// Dynamic is set when the file imports modules whose names are not
-	// literals (importlib.import_module(name), __import__(name)).
-	Dynamic bool
+	// literals (importlib.import_module(name), __import__(name)), and when
+	// it does not parse (SyntaxError), since then its imports are a guess.
+	Dynamic     bool
+	SyntaxError bool
 	// Subprocess is set when the file starts processes (subprocess, os.system,
 	// runpy, multiprocessing).
 	Subprocess bool
@@ -80,79 +79,6 @@ type pyFile struct {
 	// an import binds one from the project, running this file changes
 	// another module's state.
 	Effects []string
-}
-
-// pyLines splits Python source into logical lines of tokens. It knows
-// comments, all string forms (prefixes, triple quotes, escapes), bracket
-// continuation and backslash continuation; it never fails.
-func pyLines(src string) []pyLine {
-	var lines []pyLine
-	var cur pyLine
-	depth, col, atStart := 0, 0, true
-	flush := func() {
-		if len(cur.toks) > 0 {
-			lines = append(lines, cur)
-		}
-		cur = pyLine{}
-		atStart, col = true, 0
-	}
-	for i := 0; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\n':
-			i++
-			if depth == 0 {
-				flush()
-			}
-			continue
-		case c == '\\' && i+1 < len(src) && (src[i+1] == '\n' || src[i+1] == '\r'):
-			i += 2
-			if i < len(src) && src[i-1] == '\r' && src[i] == '\n' {
-				i++
-			}
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
-			if atStart {
-				col++
-			}
-			i++
-			continue
-		case c == '#':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		}
-		if atStart {
-			cur.indent, atStart = col, false
-		}
-		if n := stringStart(src, i); n >= 0 {
-			kind := byte('s')
-			if strings.ContainsAny(src[i:i+n], "fF") {
-				kind = 'f'
-			}
-			text, next := scanPyString(src, i, n)
-			cur.toks = append(cur.toks, pyTok{kind, text})
-			i = next
-			continue
-		}
-		if tok, next := scanWord(src, i); next > i {
-			cur.toks = append(cur.toks, tok)
-			i = next
-			continue
-		}
-		_, size := utf8.DecodeRuneInString(src[i:])
-		switch c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth = max(depth-1, 0)
-		}
-		cur.toks = append(cur.toks, pyTok{'o', src[i : i+size]})
-		i += size
-	}
-	flush()
-	return lines
 }
 
 // scanWord reads a name or a number at i; next == i when there is none.
@@ -183,129 +109,29 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// stringStart returns the length of the prefix (r, b, f, u, rb, ...)
-// when a string literal starts at i, else -1.
-func stringStart(src string, i int) int {
-	for n := 0; n <= 2 && i+n < len(src); n++ {
-		c := src[i+n]
-		if c == '\'' || c == '"' {
-			if n > 0 && i > 0 && (isAlnum(src[i-1]) || src[i-1] == '_') {
-				return -1
-			}
-			return n
-		}
-		if !strings.ContainsRune("rRbBfFuU", rune(c)) {
-			return -1
-		}
-	}
-	return -1
-}
-
-// scanPyString reads the literal at i (prefix length n) and returns its
-// content (escapes left as written) and the index after it.
-func scanPyString(src string, i, n int) (string, int) {
-	raw := strings.ContainsAny(src[i:i+n], "rR")
-	q := src[i+n]
-	j := i + n + 1
-	triple := j+1 < len(src) && src[j] == q && src[j+1] == q
-	if triple {
-		j += 2
-	}
-	start := j
-	for j < len(src) {
-		c := src[j]
-		switch {
-		case c == '\\':
-			j += 2
-			continue
-		case c == '\n' && !triple:
-			return src[start:j], j
-		case c == q && (!triple || strings.HasPrefix(src[j:], strings.Repeat(string(q), 3))):
-			end := j
-			if triple {
-				j += 3
-			} else {
-				j++
-			}
-			return unescapeSimple(src[start:end], raw), j
-		}
-		j++
-	}
-	return src[start:], len(src)
-}
-
-// unescapeSimple undoes the escapes that can appear in module names and
-// paths; others are kept as written.
-func unescapeSimple(s string, raw bool) string {
-	if raw || !strings.Contains(s, `\`) {
-		return s
-	}
-	r := strings.NewReplacer(`\\`, `\`, `\'`, `'`, `\"`, `"`)
-	return r.Replace(s)
-}
-
-// parsePy extracts imports and the other facts selection needs.
+// parsePy extracts imports and the other facts selection needs from the
+// statements tree-sitter finds (see pytree.go).
 func parsePy(src string) *pyFile {
 	f := &pyFile{Defined: map[string]bool{}, Nested: map[string]bool{}}
-	var stmts [][]pyTok
-	for _, ln := range pyLines(src) {
-		for _, st := range splitStatements(ln.toks) {
-			f.statement(st, ln.indent == 0)
-			stmts = append(stmts, st)
-		}
-		f.scanCalls(ln.toks)
-		for _, t := range ln.toks {
+	stmts, bad := pyStatements(src)
+	// What a file that does not parse imports is a guess: it counts as
+	// loading any module, so the selection widens.
+	f.SyntaxError, f.Dynamic = bad, bad
+	for _, st := range stmts {
+		f.statement(st.toks, st.top)
+		f.scanCalls(st.toks)
+		for _, t := range st.toks {
 			if t.kind == 's' && strings.Contains(t.text, ">>>") {
 				f.DocImports = append(f.DocImports, parsePy(doctestSource(t.text)).Imports...)
 			}
 		}
 	}
-	f.recordUses(stmts)
+	toks := make([][]pyTok, len(stmts))
+	for i, st := range stmts {
+		toks[i] = st.toks
+	}
+	f.recordUses(toks)
 	return f
-}
-
-// splitStatements cuts a logical line at top-level ';' and after a
-// compound-statement colon (`try: import x`).
-func splitStatements(toks []pyTok) [][]pyTok {
-	var out [][]pyTok
-	depth, start := 0, 0
-	for i, t := range toks {
-		if t.kind != 'o' {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case ";":
-			if depth == 0 {
-				out = append(out, toks[start:i])
-				start = i + 1
-			}
-		case ":":
-			if depth == 0 && i+1 < len(toks) && isCompound(toks[start]) {
-				out = append(out, toks[start:i+1])
-				start = i + 1
-			}
-		}
-	}
-	out = append(out, toks[start:])
-	var kept [][]pyTok
-	for _, s := range out {
-		if len(s) > 0 {
-			kept = append(kept, s)
-		}
-	}
-	return kept
-}
-
-func isCompound(t pyTok) bool {
-	switch t.text {
-	case "if", "elif", "else", "try", "except", "finally", "with", "for", "while", "def", "class", "async":
-		return t.kind == 'n'
-	}
-	return false
 }
 
 // statement records one simple statement.
@@ -656,43 +482,11 @@ func storedForDoctest(st []pyTok, i int) bool {
 		st[i-3].kind == 's' && st[i-4].text == "[" && st[i-5].text == "doctest_namespace"
 }
 
-// stringUses records `name.X` chains written inside string literals:
-// f-string replacement fields are code, other text may be doctests. In a
-// replacement field a bare name is a value, so it escapes.
+// stringUses records `name.X` chains written inside string literals as
+// text that may be doctests. (An f-string's replacement fields are code:
+// their tokens are part of the statement.)
 func stringUses(t pyTok, uses map[string]*pyUse) {
-	if t.kind != 'f' {
-		textUses(t.text, false, uses)
-		return
-	}
-	code, text := fstringParts(t.text)
-	textUses(code, true, uses)
-	textUses(text, false, uses)
-}
-
-// fstringParts splits an f-string's content into its replacement fields
-// and the literal text around them, each joined with newlines.
-func fstringParts(s string) (code, text string) {
-	var c, x strings.Builder
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case depth == 0 && (ch == '{' || ch == '}') && i+1 < len(s) && s[i+1] == ch:
-			x.WriteByte(ch)
-			i++
-		case ch == '{':
-			depth++
-			c.WriteByte('\n')
-		case ch == '}' && depth > 0:
-			depth--
-			c.WriteByte('\n')
-		case depth > 0:
-			c.WriteByte(ch)
-		default:
-			x.WriteByte(ch)
-		}
-	}
-	return c.String(), x.String()
+	textUses(t.text, false, uses)
 }
 
 // textUses records the uses of bound names in s: as code (attribute

@@ -1,7 +1,9 @@
 package selecttest
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -48,11 +50,54 @@ func TestParsePyImports(t *testing.T) {
 		{"m = __import__('other')\n", "other"},
 		{"import_module('.rel', __package__)\n", ".rel"},
 		{"importer = 'from'\nfrom_ = 1\n", ""},
+		// Python 3.12 f-strings (PEP 701) reuse the outer quote inside a
+		// replacement field; the hand-written lexer lost its bracket depth
+		// here and dropped every import after it (issue 10).
+		{"x = f\"{d[\"(\"]}\"\nimport after_fstring\n", "after_fstring"},
+		{"s = f\"{', '.join(f'{k}={v[\"[\"]}' for k, v in d.items())}\"\nfrom pkg import late\n", "from pkg: late"},
+		{"s = f'''{\n  x  # a comment in a field\n}'''\nimport after_multiline\n", "after_multiline"},
+		{"m = importlib.import_module(f\"{base}.mod\")\nimport after\n", "after"},
+		// A syntax error: what follows it is still read, line by line.
+		{"x = (\nimport a\nfrom b import c\n", "a; from b: c"},
+		{"def f(:\n    import inner\nimport outer\n", "inner; outer"},
+		{"import a\n)))\nimport b\n", "a; b"},
 	}
 	for _, tc := range cases {
 		if got := importsOf(parsePy(tc.src)); got != tc.want {
 			t.Errorf("%q:\n got  %s\n want %s", tc.src, got, tc.want)
 		}
+	}
+}
+
+// A file that does not parse counts as loading any module (selection
+// widens); one that parses does not.
+func TestParsePySyntaxError(t *testing.T) {
+	for src, bad := range map[string]bool{
+		"x = (\nimport a\n":                  true,
+		"print 'py2'\n":                      false, // tree-sitter knows Python 2's print
+		"def f[T](x: T) -> T: return x\n":    false,
+		"type Point = tuple[float, float]\n": false,
+		"match x:\n    case [a, *_]: pass\n": false,
+		"x = f\"{d[\"(\"]}\"\n":              false,
+		"class C(\n":                         true,
+	} {
+		f := parsePy(src)
+		if f.SyntaxError != bad || f.Dynamic != bad {
+			t.Errorf("%q: syntax error %v, dynamic %v; want %v", src, f.SyntaxError, f.Dynamic, bad)
+		}
+	}
+}
+
+// An f-string's replacement fields are code: an attribute read there is
+// an attribute use, the literal text around them is not.
+func TestParsePyFStringUses(t *testing.T) {
+	f := parsePy("import shop\nmsg = f\"{shop.tax.rate()!r:>{width}} and {d[\"k\"]} shop.not_code\"\n")
+	if len(f.Imports) != 1 || !equal(f.Imports[0].Attrs, []string{"tax.rate"}) || f.Imports[0].Escapes {
+		t.Fatalf("imports = %+v", f.Imports)
+	}
+	g := parsePy("import shop\nmsg = f\"{shop}\"\n")
+	if !g.Imports[0].Escapes {
+		t.Fatalf("a bare name in a field does not escape: %+v", g.Imports)
 	}
 }
 
@@ -112,5 +157,26 @@ func TestParsePyImportorskip(t *testing.T) {
 	f := parsePy("import pytest\n\nmod = pytest.importorskip('shop.extra', minversion='1')\n")
 	if len(f.Imports) != 2 || f.Imports[1].Module != "shop.extra" {
 		t.Fatalf("imports = %+v", f.Imports)
+	}
+}
+
+// The facts survive the memo's JSON: a later selection reads them back
+// instead of parsing.
+func TestParsePyMemoRoundTrip(t *testing.T) {
+	src := "import a.b as c, subprocess, sys\nfrom . import (x, y as z)\nfrom m import *\n" +
+		"__all__ = ['p']\nP = c.q.r\nregister(P)\ntry:\n    import fast\nexcept ImportError:\n    fast = None\n" +
+		"def f():\n    '''\n    >>> from doc import d\n    '''\n    return importlib.import_module(name)\n" +
+		"subprocess.run([sys.executable, 'tool.py', '-m', 'pkg.cli'])\npytest_plugins = ['plug']\n"
+	want := parsePy(src)
+	data, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *pyFile
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("after JSON:\n got  %+v\n want %+v", got, want)
 	}
 }

@@ -77,6 +77,9 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	if !unittest && contains(in.Check.Args, "--doctest-modules") {
 		cfg.DoctestModules = true
 	}
+	memo := pyMemoFile(in.Check.Dir)
+	pyMemo.load(memo)
+	defer pyMemo.save(memo)
 	proj := loadPyProject(in.Check.Dir, cfg, changed)
 	tests := proj.testFiles(unittest)
 	if len(tests) <= MinTestFiles {
