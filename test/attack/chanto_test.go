@@ -278,6 +278,15 @@ func (w *world) lazyFetch(t *testing.T, how, program string) {
 	case "ssh":
 		w.git(t, "config", "remote.origin.url", "ssh://git.example.invalid/x.git")
 		w.git(t, "config", "core.sshCommand", program)
+	case "gitproxy":
+		w.git(t, "config", "remote.origin.url", "git://git.example.invalid/x.git")
+		w.git(t, "config", "core.gitProxy", program)
+	case "credential":
+		// Held: a helper or askpass runs only once a transport asks.
+		w.git(t, "config", "remote.origin.url", "https://git.example.invalid/x.git")
+		w.git(t, "config", "credential.helper", "!"+program)
+		w.git(t, "config", "core.askPass", program)
+		w.git(t, "config", "http.proxy", "http://127.0.0.1:9")
 	case "uploadpack":
 		origin := filepath.Join(w.base, "origin.git")
 		must(t, exec.Command("git", "init", "-q", "--bare", origin).Run())
@@ -292,7 +301,7 @@ func (w *world) lazyFetch(t *testing.T, how, program string) {
 
 func TestLazyFetchRunsNoTransport(t *testing.T) {
 	requireSandbox(t)
-	for _, how := range []string{"ext", "ssh", "uploadpack"} {
+	for _, how := range []string{"ext", "ssh", "uploadpack", "gitproxy", "credential"} {
 		for _, m := range modes {
 			t.Run(how+"/"+m.name, func(t *testing.T) {
 				w := newWorld(t)
