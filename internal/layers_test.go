@@ -20,6 +20,7 @@ var layer = map[string]int{
 	"internal/event":             5,
 	"internal/config":            5,
 	"internal/shell":             0,
+	"internal/ini":               0,
 	"internal/run":               10,
 	"internal/git":               15,
 	"internal/llm":               10,

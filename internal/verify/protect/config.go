@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/chanto-dev/chanto/internal/ini"
 )
 
 // pytestSections names, per config file, the section pytest reads.
@@ -66,40 +68,7 @@ func pytestOptionsErr(file string, b []byte) (map[string]string, error) {
 	if path.Base(file) == "setup.cfg" {
 		section = "tool:pytest"
 	}
-	return parseINI(string(b))[section], nil
-}
-
-// parseINI reads sections of key = value lines with indented
-// continuation lines, enough for pytest's ini files.
-func parseINI(s string) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	var sec map[string]string
-	key := ""
-	for _, raw := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
-		line := strings.TrimRight(raw, " \t")
-		trim := strings.TrimSpace(line)
-		if trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, ";") {
-			continue
-		}
-		if strings.HasPrefix(trim, "[") && strings.HasSuffix(trim, "]") {
-			sec = map[string]string{}
-			out[strings.TrimSpace(trim[1:len(trim)-1])] = sec
-			key = ""
-			continue
-		}
-		if sec == nil {
-			continue
-		}
-		if (line[0] == ' ' || line[0] == '\t') && key != "" {
-			sec[key] = strings.TrimSpace(sec[key] + " " + trim)
-			continue
-		}
-		if i := strings.IndexAny(trim, "=:"); i > 0 {
-			key = strings.TrimSpace(trim[:i])
-			sec[key] = strings.TrimSpace(trim[i+1:])
-		}
-	}
-	return out
+	return ini.Parse(string(b))[section], nil
 }
 
 // flattenValue turns a decoded JSON or TOML value into its leaf strings.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v4"
+
+	"github.com/chanto-dev/chanto/internal/ini"
 )
 
 // coverageFloors returns the coverage thresholds a Python config file sets,
@@ -38,7 +40,7 @@ func coverageFloors(p string, src []byte) map[string]float64 {
 			}
 		}
 	} else {
-		sections := parseINI(string(src))
+		sections := ini.Parse(string(src))
 		for _, sec := range []string{"coverage:report", "report"} {
 			if base != ".coveragerc" && sec == "report" {
 				continue

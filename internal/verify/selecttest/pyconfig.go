@@ -1,13 +1,14 @@
 package selecttest
 
 import (
-	"bufio"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/chanto-dev/chanto/internal/ini"
 )
 
 // pytestConfig is the part of pytest's configuration that decides which
@@ -70,39 +71,11 @@ func readPytestConfig(dir string) pytestConfig {
 // iniSection reads one section of an INI file; multi-line values are
 // joined with spaces.
 func iniSection(file, section string) (map[string]string, bool) {
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
-	vals := map[string]string{}
-	in, found, key := false, false, ""
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		trim := strings.TrimSpace(line)
-		switch {
-		case trim == "" || strings.HasPrefix(trim, "#") || strings.HasPrefix(trim, ";"):
-			continue
-		case strings.HasPrefix(trim, "[") && strings.HasSuffix(trim, "]"):
-			in = strings.TrimSpace(trim[1:len(trim)-1]) == section
-			found = found || in
-			key = ""
-		case !in:
-		case line[0] == ' ' || line[0] == '\t':
-			if key != "" {
-				vals[key] += " " + trim
-			}
-		default:
-			i := strings.IndexAny(trim, "=:")
-			if i < 0 {
-				continue
-			}
-			key = strings.TrimSpace(trim[:i])
-			vals[key] = strings.TrimSpace(trim[i+1:])
-		}
-	}
-	return vals, found
+	return ini.Parse(string(data)).Section(section)
 }
 
 // pyprojectPytest reads [tool.pytest.ini_options] as strings.
