@@ -1,6 +1,7 @@
 package protect
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -64,6 +65,9 @@ func testRuns(kind string, src []byte) ([]testRun, bool) {
 	case "tox":
 		scripts = toxScripts(src)
 	case "package":
+		if !json.Valid(src) {
+			return nil, false
+		}
 		scripts = packageScripts(src)
 	}
 	var out []testRun

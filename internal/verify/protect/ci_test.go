@@ -131,6 +131,7 @@ func TestHarnessInCI(t *testing.T) {
 		{"gh: honest: coverage raised", ".github/workflows/ci.yml", ghWorkflow, sub(ghWorkflow, "--cov-fail-under=90", "--cov-fail-under=95"), ""},
 		{"gh: a template expression in the command", ".github/workflows/ci.yml", sub(ghWorkflow, "go test -race -count=1 ./...", "go test -race ${{ matrix.flags }} ./..."), sub(ghWorkflow, "go test -race -count=1 ./...", "go test -race ${{ matrix.flags }} ./... || true"), "|| true"},
 		{"gh: uv run with a group, make richtest", ".github/workflows/ci.yml", sub(ghWorkflow, "python -m pytest tests --cov=pkg --cov-fail-under=90", "uv run --locked --group dev tox run\n      - run: make richtest"), sub(ghWorkflow, "python -m pytest tests --cov=pkg --cov-fail-under=90", "uv run --locked --group dev tox run || true\n      - run: make richtest || true"), "|| true"},
+		{"gh: no longer parses", ".github/workflows/ci.yml", ghWorkflow, sub(ghWorkflow, "    runs-on: ubuntu-latest\n    strategy:", "    runs-on: ubuntu-latest\n   strategy: ["), "no longer parses"},
 		{"gitlab: allow_failure", ".gitlab-ci.yml", gitlabCI, sub(gitlabCI, "  stage: test\n", "  stage: test\n  allow_failure: true\n"), "allow_failure"},
 		{"gitlab: a named test file", ".gitlab-ci.yml", gitlabCI, sub(gitlabCI, "npx jest --ci", "npx jest --ci src/a.test.js"), "runs only src/a.test.js"},
 		{"gitlab: honest: another script line", ".gitlab-ci.yml", gitlabCI, sub(gitlabCI, "    - npm ci\n", "    - npm ci\n    - npm run lint\n"), ""},

@@ -23,6 +23,9 @@ type jsConfig struct {
 	spec, extension []string
 	recursive       bool
 	doubt           string
+	// karma: files (strings, or the pattern of {pattern: …} objects)
+	karmaFiles []string
+	karmaDoubt bool
 }
 
 func (c *jsConfig) doubtf(format string, args ...any) {
@@ -170,6 +173,9 @@ func (r *configReader) walk(n *node, keys []string) {
 		if k.kind == "computed_property_name" {
 			r.cfg.doubtf("a computed key %s", clip(k.text(r.src), 40))
 		}
+		if key == "files" || key == "pattern" && parent == "files" {
+			r.karmaFiles(key, v)
+		}
 		if collectionKeys[key] && (parent == "test" || parent == "" || !vitestOnly(key)) {
 			vals, ok := r.literalValues(v)
 			if !ok && key != "projects" && key != "workspace" {
@@ -226,6 +232,32 @@ func (r *configReader) walk(n *node, keys []string) {
 	}
 	for _, c := range n.children {
 		r.walk(c, keys)
+	}
+}
+
+// karmaFiles records the string entries of karma's files array and the
+// pattern of its object entries.
+func (r *configReader) karmaFiles(key string, v *node) {
+	if key == "pattern" {
+		if vals, ok := r.literalValues(v); ok {
+			r.cfg.karmaFiles = append(r.cfg.karmaFiles, vals...)
+		} else {
+			r.cfg.karmaDoubt = true
+		}
+		return
+	}
+	if v.kind != "array" {
+		r.cfg.karmaDoubt = true
+		return
+	}
+	for _, e := range v.namedChildren() {
+		switch e.kind {
+		case "string":
+			r.cfg.karmaFiles = append(r.cfg.karmaFiles, jsString(e, r.src))
+		case "object":
+		default:
+			r.cfg.karmaDoubt = true
+		}
 	}
 }
 

@@ -22,6 +22,7 @@ var (
 	vitestConfigNames = []string{"vitest.config.ts", "vitest.config.mts", "vitest.config.cts", "vitest.config.js", "vitest.config.mjs", "vitest.config.cjs"}
 	viteConfigNames   = []string{"vite.config.ts", "vite.config.mts", "vite.config.cts", "vite.config.js", "vite.config.mjs", "vite.config.cjs"}
 	vitestWorkspace   = []string{"vitest.workspace.ts", "vitest.workspace.mts", "vitest.workspace.js", "vitest.workspace.mjs", "vitest.workspace.json", "vitest.projects.ts"}
+	karmaConfigNames  = []string{"karma.conf.js", "karma.conf.cjs", "karma.conf.mjs", "karma.conf.ts"}
 	mochaConfigNames  = []string{".mocharc.js", ".mocharc.cjs", ".mocharc.mjs", ".mocharc.json", ".mocharc.jsonc", ".mocharc.yml", ".mocharc.yaml"}
 	jsConfigNames     = concat(jestConfigNames, vitestConfigNames, viteConfigNames, vitestWorkspace)
 )
@@ -53,7 +54,7 @@ type jsRunner struct {
 
 func (r *jsRules) collects(p string) (bool, string) {
 	q := rel(r.dir, p)
-	if r.broad && looksLikeJSTest(q) {
+	if r.broad && (looksLikeJSTest(q) || looksLikeJSTest(p)) {
 		return true, ""
 	}
 	var why []string
@@ -173,7 +174,7 @@ func (d *Detector) loadJSRules(dir string) *jsRules {
 		return nil
 	}
 	r := &jsRules{dir: dir}
-	for _, name := range []string{"jest", "vitest", "mocha", "node"} {
+	for _, name := range []string{"jest", "vitest", "mocha", "node", "karma"} {
 		if !names[name] {
 			continue
 		}
@@ -192,6 +193,12 @@ func (d *Detector) loadJSRules(dir string) *jsRules {
 			r.runners = append(r.runners, d.mochaRunner(dir, &pkg, args))
 		case "node":
 			r.runners = append(r.runners, nodeRunner(args))
+		case "karma":
+			if run := d.karmaRunner(dir, args); run != nil {
+				r.runners = append(r.runners, run)
+			} else {
+				names["other"] = true
+			}
 		}
 	}
 	r.broad = names["other"] || len(r.runners) == 0
@@ -379,3 +386,36 @@ func micromatchToDoublestar(g string) string {
 // plainGroup is a parenthesised list of alternatives with no extglob
 // sign before it (those are rewritten first).
 var plainGroup = regexp.MustCompile(`\([^()]*\|[^()]*\)`)
+
+// karmaRunner reads the files patterns of a karma configuration (the
+// object given to config.set); nil when they cannot be read with
+// certainty, so the broad rule applies.
+func (d *Detector) karmaRunner(dir string, calls []scriptCall) *jsRunner {
+	file := ""
+	for _, c := range calls {
+		for _, a := range c.args {
+			if langOf(a) != "" {
+				file = strings.TrimPrefix(a, "./")
+			}
+		}
+	}
+	if file == "" {
+		file = d.anyAt(dir, karmaConfigNames)
+	}
+	b := d.readAt(dir, file)
+	if file == "" || b == nil {
+		return nil
+	}
+	cfg := readJSConfig(file, b)
+	if len(cfg.karmaFiles) == 0 || cfg.karmaDoubt {
+		d.doubt(path.Join(dir, file), "karma", "its files patterns are not literal")
+		return nil
+	}
+	run := &jsRunner{name: "karma"}
+	for _, g := range cfg.karmaFiles {
+		if strings.Contains(g, "*") || langOf(g) != "" {
+			run.globs = append(run.globs, compileGlobs([]string{g}, "")...)
+		}
+	}
+	return run
+}

@@ -210,7 +210,7 @@ type scriptCall struct {
 var runnerWords = map[string]string{
 	"jest": "jest", "react-scripts": "jest", "craco": "jest", "vitest": "vitest",
 	"mocha": "mocha", "_mocha": "mocha", "ts-mocha": "mocha", "electron-mocha": "mocha",
-	"ava": "other", "tap": "other", "karma": "other", "playwright": "other", "cypress": "other",
+	"ava": "other", "tap": "other", "karma": "karma", "playwright": "other", "cypress": "other",
 	"jasmine": "other", "uvu": "other", "wtr": "other", "web-test-runner": "other", "bun": "other", "deno": "other",
 }
 
@@ -310,7 +310,7 @@ func runnerCall(args []string) (scriptCall, bool) {
 					return scriptCall{runner: "node", args: positional(args[i+1:])}, true
 				}
 			}
-			return scriptCall{}, false
+			continue // node script.js mocha …: a wrapper, the runner may follow
 		}
 		if r, ok := runnerWords[base]; ok {
 			return scriptCall{runner: r, args: args[i+1:]}, true
