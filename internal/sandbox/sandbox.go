@@ -274,6 +274,12 @@ func (s *Sandbox) bwrapArgs(cmd *exec.Cmd, spec run.Spec, helper string) ([]stri
 	if temp != "" {
 		env = setEnv(env, "TMPDIR", temp)
 		rw = append(rw, temp)
+		// The go command's build scratch (compiled archives, test
+		// binaries) stays on the private tmpfs: nothing there is worth
+		// keeping (results go to GOCACHE), and memory is faster than disk.
+		if envValue(env, "GOTMPDIR") == "" {
+			env = setEnv(env, "GOTMPDIR", "/tmp")
+		}
 	} else {
 		env = setEnv(env, "TMPDIR", "/tmp")
 	}

@@ -216,6 +216,9 @@ func TestTempDirPerProject(t *testing.T) {
 	if out := run1(run.Check, `echo $TMPDIR; echo cached > "$TMPDIR/jest_0"`); strings.TrimSpace(out) != checkTmp {
 		t.Fatalf("check TMPDIR: %q, want %q", out, checkTmp)
 	}
+	if out := run1(run.Check, `echo $GOTMPDIR`); strings.TrimSpace(out) != "/tmp" {
+		t.Errorf("GOTMPDIR %q: the go command's scratch belongs on the tmpfs", out)
+	}
 	if out := run1(run.Check, `cat "$TMPDIR/jest_0"`); strings.TrimSpace(out) != "cached" {
 		t.Errorf("the checks' temp folder was not kept across runs: %q", out)
 	}
