@@ -49,6 +49,9 @@ type options struct {
 	projects    []string
 	keep        bool
 	timeout     time.Duration
+	// chanto, when set, is the chanto binary: each Go mutation is judged
+	// end to end by chanto verify against the full checks (verify.go).
+	chanto string
 }
 
 func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -64,6 +67,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		"comma-separated projects, each optionally NAME=MUTATIONS: "+strings.Join(knownProjects, ", ")+", go:MODULE@VERSION")
 	fs.BoolVar(&opts.keep, "keep", false, "keep the work folder")
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
+	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -95,6 +99,9 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	b.env = append(os.Environ(), "GOMODCACHE="+filepath.Join(work, "modcache"), "GOFLAGS=-modcacherw",
 		"GOTOOLCHAIN=local", "GOPATH="+filepath.Join(work, "gopath"))
 	b.runner = &run.Runner{BaseEnv: b.env}
+	if opts.chanto != "" {
+		return b.verifyMain(ctx, stdout, stderr)
+	}
 	var rows []row
 	for _, name := range opts.projects {
 		start := time.Now()
@@ -254,9 +261,15 @@ var goModules = map[string]struct{ path, version string }{
 	"go:go-toml":     {"github.com/pelletier/go-toml/v2", "v2.2.4"},
 	"go:hcl":         {"github.com/hashicorp/hcl/v2", "v2.25.0"},
 	"go:expr":        {"github.com/expr-lang/expr", "v1.17.8"},
+	"go:goldmark":    {"github.com/yuin/goldmark", "v1.8.7"},
+	"go:gin":         {"github.com/gin-gonic/gin", "v1.12.0"},
+	"go:toml":        {"github.com/BurntSushi/toml", "v1.6.0"},
+	"go:chi":         {"github.com/go-chi/chi/v5", "v5.5.0"},
+	"go:echo":        {"github.com/labstack/echo/v4", "v4.16.5"},
 }
 
 var knownProjects = []string{"go:sh", "go:go-internal", "go:go-toml", "go:hcl", "go:expr", "go:x-mod", "go:go-cmp",
+	"go:goldmark", "go:gin", "go:toml", "go:chi", "go:echo",
 	"go:synthetic-300", "python", "python:networkx", "node"}
 
 // defaultProjects leaves out x/mod and go-cmp: with 20 or fewer test files
