@@ -156,11 +156,17 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 // useCopy tells whether the baseline runs in a throwaway copy of the base
 // revision rather than by putting files back: for a full-suite run against
 // a git base, so the working tree is never touched. Cargo is an exception
-// (a copy has no target folder and would rebuild every crate), and so is a
-// sandboxed runner, whose checks see a private /tmp and not the copy.
+// (a copy has no target folder and would rebuild every crate), and so is
+// Go: its build cache keys on the source folder, so a copy recompiles the
+// whole module and its tests (4-8 times the full suite on BurntSushi/toml,
+// where putback rebuilds only the changed packages). So is a sandboxed
+// runner, whose checks see a private /tmp and not the copy.
 func (e *engine) useCopy(last *CheckRun) bool {
-	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" &&
-		last.check.Runner != detect.Cargo && e.r.Sandbox == nil
+	switch last.check.Runner {
+	case detect.Cargo, detect.Go, detect.GoVet:
+		return false
+	}
+	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && e.r.Sandbox == nil
 }
 
 // copyBaseline runs the selection in a copy of the base revision. A copy
@@ -204,7 +210,9 @@ func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, narrow fun
 	note := ""
 	err = baseline.Putback(ctx, baseline.PutbackOptions{Root: e.cs.Root, Files: files, HistoryDir: e.opts.HistoryDir, Watcher: e.opts.Watcher},
 		func(ctx context.Context) error {
-			if _, err := os.Stat(c.Dir); err != nil {
+			// Putting back the files of a new project leaves its folder
+			// empty (or gone): there is nothing to run at the base.
+			if ents, err := os.ReadDir(c.Dir); err != nil || len(ents) == 0 {
 				note = noBaseNote
 				return nil
 			}
