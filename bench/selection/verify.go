@@ -85,14 +85,16 @@ func testFailures(out []byte) map[string]bool {
 	return set
 }
 
-func newIn(now, before map[string]bool) int {
-	n := 0
+// newKeys lists what now has that before had not, sorted.
+func newKeys(now, before map[string]bool) []string {
+	var out []string
 	for k := range now {
 		if !before[k] {
-			n++
+			out = append(out, k)
 		}
 	}
-	return n
+	sort.Strings(out)
+	return out
 }
 
 // measureVerify runs the -chanto mode on one Go project.
@@ -166,7 +168,9 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, m mutation, head
 	}
 	var rep chantoReport
 	if err := json.Unmarshal(cres.output, &rep); err != nil {
-		return false, fmt.Errorf("%s: chanto verify --json: %v: %s", m, err, tail(cres.output))
+		// A run that gave no report (killed at the time limit, say) is
+		// counted as no catch, and said.
+		rep.Evidence = fmt.Sprintf("no report (exit %d, timed out %v): %s", cres.exit, cres.timedOut, tail(cres.output))
 	}
 	vet, err := b.timed(ctx, p.dir, "go", "vet", "./...")
 	if err != nil {
@@ -177,7 +181,8 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, m mutation, head
 		return false, err
 	}
 	full := vet.secs + test.secs
-	fullCaught := newIn(vetFindings(vet.output), headVet)+newIn(testFailures(test.output), headTests) > 0 || test.timedOut
+	newFull := append(newKeys(vetFindings(vet.output), headVet), newKeys(testFailures(test.output), headTests)...)
+	fullCaught := len(newFull) > 0 || test.timedOut
 	caught := len(rep.NewFailures) > 0
 	for _, c := range rep.Checks {
 		if len(c.AlreadyFailing) > 0 {
@@ -195,8 +200,8 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, m mutation, head
 		if caught {
 			r.caught++
 		} else {
-			r.misses = append(r.misses, fmt.Sprintf("%s: %s", m, rep.Evidence))
-			b.logf("%s: MISS: full suite failed, chanto: %s", m, rep.Evidence)
+			r.misses = append(r.misses, fmt.Sprintf("%s: full suite: %s; chanto: %s", m, strings.Join(newFull, ", "), rep.Evidence))
+			b.logf("%s: MISS: full suite: %s; chanto: %s", m, strings.Join(newFull, ", "), rep.Evidence)
 		}
 	default:
 		r.passRatios = append(r.passRatios, ratio)
