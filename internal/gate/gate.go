@@ -260,6 +260,12 @@ func (p *Policy) recordRun(t *turn, call llm.Part, res tool.Result, st *agent.Tu
 	if !ok {
 		return
 	}
+	if r.Plain && !r.All {
+		// What runs, not how it is spelled: tests/ holding every test
+		// file is the whole suite.
+		inv := runner.Resolve(dir, r.invocation())
+		r.All, r.Targets = inv.All, inv.Targets
+	}
 	r.Passed = res.ExitCode == 0 && !res.TimedOut && !res.IsError
 	r.TimedOut = res.TimedOut
 	r.Output = res.Output
