@@ -18,12 +18,14 @@ import (
 // newGatePolicy builds verified mode from the effective guardrails (flags
 // applied). With guardrails off it still guards against test tampering and
 // finishing on a failed run, as DESIGN §4 asks of the plain agent.
-func newGatePolicy(cfg config.Config, root string, runner *run.Runner, fullReason string) agent.StopPolicy {
+func newGatePolicy(cfg config.Config, root string, runner *run.Runner, s gateSession) agent.StopPolicy {
 	g := cfg.Guardrails
 	return gate.New(gate.Options{
 		Verify:         g.Enabled,
 		Full:           g.Scope == "full",
-		FullReason:     fullReason,
+		FullReason:     s.fullReason,
+		FullRunSecs:    s.fullRuns(),
+		Measured:       s.measured,
 		Checks:         g.Checks,
 		MaxAttempts:    g.MaxAttempts,
 		Timeout:        time.Duration(g.TimeoutSecs) * time.Second,
@@ -32,6 +34,28 @@ func newGatePolicy(cfg config.Config, root string, runner *run.Runner, fullReaso
 		Runner:         runner,
 		Root:           repoTop(runner, root),
 	})
+}
+
+// gateSession is what the gate keeps of the session: what asked for the
+// full suite, and the full-run timings its transcript holds.
+type gateSession struct {
+	fullReason string
+	session    printSession
+}
+
+func (s gateSession) fullRuns() map[string]float64 {
+	if s.session == nil {
+		return nil
+	}
+	return s.session.FullRuns()
+}
+
+// measured records a full-run timing in the transcript; a failed write
+// only loses the shortcut next turn.
+func (s gateSession) measured(key string, secs float64) {
+	if s.session != nil {
+		_ = s.session.RecordFullRun(key, secs)
+	}
 }
 
 // repoTop is the top of the git work tree holding dir, else dir: the turn

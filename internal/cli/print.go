@@ -200,7 +200,7 @@ func (pr *printRun) stopPolicy(runner *run.Runner) agent.StopPolicy {
 	if pr.schema != nil {
 		return pr.schema
 	}
-	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner, pr.fullReason))
+	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner, gateSession{pr.fullReason, pr.session}))
 }
 
 // providerKeyEnvs lists the variables holding provider keys, which the

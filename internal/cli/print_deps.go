@@ -51,6 +51,10 @@ type printSession interface {
 	History() ([]llm.Message, error)
 	Warnings() []string
 	Close() error
+	// FullRuns and RecordFullRun keep the gate's full-suite timings
+	// across turns (--continue, --resume).
+	FullRuns() map[string]float64
+	RecordFullRun(key string, secs float64) error
 }
 
 var _ printSession = (*session.Session)(nil)

@@ -58,6 +58,11 @@ type Options struct {
 	// Root is the folder the turn snapshot covers (the repository's top
 	// level); empty means the agent's project root.
 	Root string
+	// FullRunSecs are full-run durations measured earlier in the session
+	// (read back from its transcript), by verify.FullRunKey; Measured
+	// hears each new one, to record it there.
+	FullRunSecs map[string]float64
+	Measured    func(key string, secs float64)
 }
 
 // Policy implements agent.StopPolicy and agent.TurnStarter. One Policy
@@ -115,7 +120,11 @@ func New(opts Options) *Policy {
 	if opts.Runner == nil {
 		opts.Runner = &run.Runner{}
 	}
-	return &Policy{opts: opts, fullRunSecs: map[string]float64{}}
+	p := &Policy{opts: opts, fullRunSecs: map[string]float64{}}
+	for k, v := range opts.FullRunSecs {
+		p.fullRunSecs[k] = v
+	}
+	return p
 }
 
 // OnTurnStart takes the turn snapshot and, for a full-scope verified turn,
@@ -265,6 +274,11 @@ func (p *Policy) recordRun(t *turn, call llm.Part, res tool.Result, st *agent.Tu
 		// file is the whole suite.
 		inv := runner.Resolve(dir, r.invocation())
 		r.All, r.Targets = inv.All, inv.Targets
+	}
+	if r.Plain && r.All && !res.TimedOut && res.Duration > 0 {
+		// The model's own full run measures the suite as well as the
+		// gate's would.
+		p.measured(verify.FullRunKey(dir, r.Runner, strings.Join(r.Args, " ")), res.Duration.Seconds())
 	}
 	r.Passed = res.ExitCode == 0 && !res.TimedOut && !res.IsError
 	r.TimedOut = res.TimedOut

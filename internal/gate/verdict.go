@@ -7,6 +7,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/verify"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
@@ -115,12 +116,21 @@ func (p *Policy) fullRuns() map[string]float64 {
 // rememberFullRuns keeps how long full-suite runs took, so a cheap suite
 // is simply run whole next time (DESIGN §5).
 func (p *Policy) rememberFullRuns(rep *verify.Report) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	for _, c := range rep.Checks {
 		if c.Scope == "full" && !c.TimedOut && !c.FromModelRun && c.NotFound == "" {
-			p.fullRunSecs[verify.FullRunKey(filepath.Join(rep.Root, filepath.FromSlash(c.Dir)), c.Command)] = c.Duration.Seconds()
+			p.measured(verify.FullRunKey(filepath.Join(rep.Root, filepath.FromSlash(c.Dir)), detect.Runner(c.Runner), c.Command), c.Duration.Seconds())
 		}
+	}
+}
+
+// measured keeps one full-run duration for the session, and hands it to
+// Options.Measured so later turns (--continue) know it too.
+func (p *Policy) measured(key string, secs float64) {
+	p.mu.Lock()
+	p.fullRunSecs[key] = secs
+	p.mu.Unlock()
+	if p.opts.Measured != nil {
+		p.opts.Measured(key, secs)
 	}
 }
 

@@ -25,6 +25,9 @@ type Transcript struct {
 	Messages []llm.Message
 	// Warnings name lines that were skipped (a line torn by a crash).
 	Warnings []string
+	// FullRuns are the gate's full-run measurements, by check key (the
+	// last one of each).
+	FullRuns map[string]float64
 
 	partial   []byte // the torn last line, if any
 	validSize int64  // bytes up to the end of the last whole line
@@ -84,6 +87,12 @@ func Read(id string) (*Transcript, error) {
 		}
 		if rec.Message != nil {
 			t.Messages = append(t.Messages, rec.message())
+		}
+		if fr := rec.FullRun; fr != nil {
+			if t.FullRuns == nil {
+				t.FullRuns = map[string]float64{}
+			}
+			t.FullRuns[fr.Key] = fr.Secs
 		}
 		offset += int64(len(line))
 	}

@@ -45,6 +45,15 @@ type record struct {
 	// RawInputs keeps, by part index, tool-call arguments that are not
 	// valid JSON (a model's malformed call), which cannot be embedded.
 	RawInputs map[int]string `json:"raw_inputs,omitempty"`
+	// FullRun is a measurement the gate keeps across turns: how long a
+	// full run of a check took.
+	FullRun *FullRun `json:"full_run,omitempty"`
+}
+
+// FullRun is how long a full run of one check took (Key names the check).
+type FullRun struct {
+	Key  string  `json:"key"`
+	Secs float64 `json:"secs"`
 }
 
 // newRecord wraps msg, moving arguments that are not valid JSON aside.
@@ -82,6 +91,7 @@ type Session struct {
 	file     *os.File
 	history  []llm.Message
 	warnings []string
+	fullRuns map[string]float64
 }
 
 // Dir is the folder of session id.
@@ -141,7 +151,7 @@ func Open(id string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	return &Session{meta: t.Meta, dir: dir, file: f, history: t.Messages, warnings: t.Warnings}, nil
+	return &Session{meta: t.Meta, dir: dir, file: f, history: t.Messages, warnings: t.Warnings, fullRuns: t.FullRuns}, nil
 }
 
 // ID is the session's ID.
@@ -188,6 +198,40 @@ func (s *Session) Append(msg llm.Message) error {
 		}
 	}
 	return nil
+}
+
+// FullRuns are the full-run durations recorded in the session so far,
+// by check key.
+func (s *Session) FullRuns() map[string]float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]float64, len(s.fullRuns))
+	for k, v := range s.fullRuns {
+		out[k] = v
+	}
+	return out
+}
+
+// RecordFullRun appends a full-run measurement to the transcript, so a
+// later turn (--continue, --resume) still knows the suite is fast.
+func (s *Session) RecordFullRun(key string, secs float64) error {
+	line, err := json.Marshal(record{Time: time.Now().UTC(), FullRun: &FullRun{Key: key, Secs: secs}})
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.file == nil {
+		return errors.New("session: closed")
+	}
+	if _, err := s.file.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	if s.fullRuns == nil {
+		s.fullRuns = map[string]float64{}
+	}
+	s.fullRuns[key] = secs
+	return durable.Sync(s.file)
 }
 
 // History returns the conversation so far: loaded plus appended messages.

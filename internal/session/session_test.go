@@ -229,3 +229,30 @@ func TestCrashLosesNothing(t *testing.T) {
 		t.Fatalf("after SIGKILL: %d messages, %+v, %v", len(msgs), meta, err)
 	}
 }
+
+func TestFullRunsSurviveReopen(t *testing.T) {
+	home(t)
+	s, err := Create(t.TempDir(), "scripted:x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(userMsg("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordFullRun("/p\x00go", 0.6); err != nil {
+		t.Fatal(err)
+	}
+	s.RecordFullRun("/p\x00go", 0.8)
+	s.Close()
+	again, err := Open(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := again.FullRuns(); len(got) != 1 || got["/p\x00go"] != 0.8 {
+		t.Fatalf("full runs = %v", got)
+	}
+	if h, _ := again.History(); len(h) != 1 {
+		t.Fatalf("history = %d messages, want 1 (a measurement is not a message)", len(h))
+	}
+}

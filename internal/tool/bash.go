@@ -90,7 +90,7 @@ func (Bash) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	var endDir string
 	res.Output, endDir = cutCwdMarker(res.Output, nonce)
 	notes = append(notes, learnCwd(env, endDir)...)
-	return Result{Output: formatBash(res, timeout, notes), IsError: res.TimedOut, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Dir: dir}, nil
+	return Result{Output: formatBash(res, timeout, notes), IsError: res.TimedOut, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Dir: dir, Duration: res.Duration}, nil
 }
 
 // bashScript wraps the command so that, however it ends (normally, exit,

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
 )
@@ -33,6 +34,8 @@ type Result struct {
 	ExitCode int
 	TimedOut bool
 	Dir      string
+	// Duration is how long the command ran.
+	Duration time.Duration
 }
 
 // Env is the state tools share within a session.

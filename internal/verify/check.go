@@ -99,7 +99,7 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 		in.ForceFull, in.ForceFullReason = true, outsideReason(e.cs.Changed)
 	}
 	if e.opts.FullRunSecs != nil {
-		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Command)]
+		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Runner, c.Command)]
 	}
 	if c.Runner == detect.Custom {
 		return selecttest.Selection{Full: true, Reason: "configured checks always run in full"}

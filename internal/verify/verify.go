@@ -98,8 +98,16 @@ type Options struct {
 	Watcher    []string
 }
 
-// FullRunKey identifies a check across runs for Options.FullRunSecs.
-func FullRunKey(dir, command string) string { return dir + "\x00" + command }
+// FullRunKey identifies a check across runs for Options.FullRunSecs: its
+// folder and runner (a model's `go test -count=1 ./...` measures the
+// same suite as the gate's `go test ./...`), and for a configured check
+// its words.
+func FullRunKey(dir string, r detect.Runner, command string) string {
+	if r == detect.Custom {
+		return dir + "\x00" + string(r) + "\x00" + strings.Join(strings.Fields(command), " ")
+	}
+	return dir + "\x00" + string(r)
+}
 
 // Report is the outcome of Run.
 type Report struct {
