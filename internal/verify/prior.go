@@ -37,7 +37,10 @@ const OwnFullRunReason = "your own run covered the whole suite"
 func (e *engine) fromPrior(c CheckRun, pr *Prior) CheckRun {
 	c.Command = pr.Command
 	c.FromModelRun = true
-	if pr.Full && c.Scope == "related" {
+	if pr.Full && (c.Scope == "related" || c.check.Narrowable && !e.opts.Full) {
+		// What ran is the whole suite, and that is the news: planned
+		// related, or planned whole by a rule of its own (a run like this
+		// one measured it as cheap) rather than by the user.
 		c.Scope, c.Reason, c.Targets = "full", OwnFullRunReason, nil
 	}
 	c.Passed = pr.Passed
