@@ -8,15 +8,16 @@ import (
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
-// Verdict is how a turn's final answer stands against the project's checks.
-type Verdict string
+// Verdict is how a turn's final answer stands against the project's
+// checks; the type lives in event, shared with verify.
+type Verdict = event.Verdict
 
 // Verdicts, as written in events and the json output.
 const (
-	VerdictNone     Verdict = ""
-	Verified        Verdict = "verified"
-	NotVerified     Verdict = "not_verified"
-	NothingToVerify Verdict = "nothing_to_verify"
+	VerdictNone     = event.VerdictNone
+	Verified        = event.Verified
+	NotVerified     = event.NotVerified
+	NothingToVerify = event.NothingToVerify
 )
 
 // TurnState is what a stop policy may inspect about the turn in progress.

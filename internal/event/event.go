@@ -113,9 +113,22 @@ type Baseline struct {
 	Note string `json:"note,omitempty"`
 }
 
+// Verdict is how a turn's answer (or a chanto verify run) stands against
+// the project's checks. It is the one verdict type: verify, the agent
+// and the CLI all use it.
+type Verdict string
+
+// The verdicts, as events and the json output write them.
+const (
+	VerdictNone     Verdict = ""
+	Verified        Verdict = "verified"
+	NotVerified     Verdict = "not_verified"
+	NothingToVerify Verdict = "nothing_to_verify"
+)
+
 // VerifyEnd is the gate's verdict.
 type VerifyEnd struct {
-	Verdict        string   `json:"verdict"` // "verified", "not_verified", "nothing_to_verify"
+	Verdict        Verdict  `json:"verdict"` // "verified", "not_verified", "nothing_to_verify"
 	Evidence       string   `json:"evidence"`
 	NewFailures    []string `json:"new_failures"`
 	AlreadyFailing []string `json:"already_failing"`

@@ -212,7 +212,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	defer t.mu.Unlock()
 	if t.snapErr != nil {
 		if p.opts.Verify {
-			return notVerified(st, "⚠ Not verified: the change set could not be determined ("+t.snapErr.Error()+").", nil)
+			return notVerified(st, verify.NotVerifiedEvidence("the change set could not be determined ("+t.snapErr.Error()+")"), nil)
 		}
 		return agent.Accept()
 	}
@@ -353,7 +353,7 @@ func (p *Policy) failedRunRule(t *turn, st *agent.TurnState) agent.StopDecision 
 	if t.failedBacks > offSendBacks {
 		// The user sees the output the model was shown.
 		shown := []event.Failure{{Check: failed.Command, Tests: []string{}, Output: trimOutput(failed.Output)}}
-		return notVerified(st, "⚠ Not verified: "+why+".", shown)
+		return notVerified(st, verify.NotVerifiedEvidence(why), shown)
 	}
 	return sendBack(st, "failed_run", failedRunSendBack(*failed, why), t.failedBacks, offSendBacks)
 }
@@ -397,7 +397,7 @@ func notVerified(st *agent.TurnState, evidence string, failures []event.Failure)
 		failures = []event.Failure{}
 	}
 	emit(st, event.Event{Type: event.VerifyResult, Verify: &event.VerifyEnd{
-		Verdict: string(agent.NotVerified), Evidence: evidence, NewFailures: []string{}, AlreadyFailing: []string{}, Failures: failures}})
+		Verdict: agent.NotVerified, Evidence: evidence, NewFailures: []string{}, AlreadyFailing: []string{}, Failures: failures}})
 	return agent.StopDecision{Verdict: agent.NotVerified, Evidence: evidence}
 }
 

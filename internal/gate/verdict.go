@@ -19,7 +19,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		// Nothing changed since the last gate run: its verdict stands, and
 		// the model's answer (its explanation) is kept.
 		emit(st, event.Event{Type: event.VerifyResult, Verify: g.report.Result()})
-		return agent.StopDecision{Verdict: agentVerdict(g.report.Verdict), Evidence: g.report.Evidence}
+		return agent.StopDecision{Verdict: g.report.Verdict, Evidence: g.report.Evidence}
 	}
 	changed := t.change.All()
 	if changed == nil {
@@ -51,19 +51,19 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		if ctx.Err() != nil {
 			return agent.StopDecision{Err: ctx.Err()}
 		}
-		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: "⚠ Not verified: the gate could not run: " + err.Error() + "."}
+		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: verify.NotVerifiedEvidence("the gate could not run: " + err.Error())}
 	}
 	p.rememberFullRuns(rep)
 	t.lastGate = &gateRun{version: t.version, report: rep}
 	if rep.Verdict != verify.NotVerified {
-		return agent.StopDecision{Verdict: agentVerdict(rep.Verdict), Evidence: rep.Evidence}
+		return agent.StopDecision{Verdict: rep.Verdict, Evidence: rep.Evidence}
 	}
 	end := agent.StopDecision{Verdict: agent.NotVerified, Evidence: rep.Evidence}
 	if len(rep.Checks) == 0 || len(rep.Violations) > 0 {
 		return end // a broken manifest, or tampering caught by the engine itself
 	}
 	last := rep.Checks[len(rep.Checks)-1]
-	if last.TimedOut || last.Refused || last.NotFound != "" || last.NoTests || last.CouldNotRun != "" {
+	if last.Outcome().Ends() {
 		return end // would hang or fail the same way again: no retry
 	}
 	if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {
@@ -132,16 +132,6 @@ func (p *Policy) measured(key string, secs float64) {
 	if p.opts.Measured != nil {
 		p.opts.Measured(key, secs)
 	}
-}
-
-func agentVerdict(v verify.Verdict) agent.Verdict {
-	switch v {
-	case verify.Verified:
-		return agent.Verified
-	case verify.NothingToVerify:
-		return agent.NothingToVerify
-	}
-	return agent.NotVerified
 }
 
 // fullReason names what forced the full suite, for the evidence.

@@ -49,7 +49,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	if err != nil {
 		return cr, err
 	}
-	if !sel.Full && !cr.TimedOut && !cr.Refused && cr.CouldNotRun == "" && cr.NotFound == "" && !cr.Passed {
+	if !sel.Full && cr.Outcome().Fallback() {
 		if why, ok := fallbackReason(c.Runner, cr); ok {
 			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
 			retry, err := e.execute(ctx, c, full, "")
@@ -59,6 +59,9 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 			retry.FullRetry = why
 			cr = retry
 		}
+	}
+	if cr.NotFound != "" {
+		cr.installHint = runner.NotInstalled(c.Dir, c.Args)
 	}
 	e.emitCheck(index, cr)
 	return cr, nil

@@ -17,25 +17,42 @@ import (
 // maxNamed is how many failing tests the evidence names before "and N more".
 const maxNamed = 5
 
+// NotVerifiedMark starts every evidence line that is not a pass; it is
+// written here only.
+const NotVerifiedMark = "⚠ Not verified: "
+
+// NotVerifiedEvidence is the evidence line for a turn that ends unverified
+// because of why (a sentence without the final period).
+func NotVerifiedEvidence(why string) string {
+	return NotVerifiedMark + strings.TrimSuffix(why, ".") + "."
+}
+
 // noTestsHint ends every "collected no tests" evidence.
 const noTestsHint = "set checks = [...] under [guardrails] to tell chanto what to run"
 
 // finish sets the verdict and the evidence and emits verify.result.
 func (e *engine) finish(rep *Report) *Report {
-	rep.Verdict, rep.Evidence = verdict(rep, e)
+	rep.Verdict, rep.Evidence = Evidence(rep)
 	e.emit(event.Event{Type: event.VerifyResult, Verify: rep.Result()})
 	return rep
 }
 
 // Result is the verdict as the verify.result event carries it.
 func (rep *Report) Result() *event.VerifyEnd {
-	return &event.VerifyEnd{Verdict: string(rep.Verdict), Evidence: rep.Evidence,
+	return &event.VerifyEnd{Verdict: rep.Verdict, Evidence: rep.Evidence,
 		NewFailures: nonNil(ids(rep.NewFailures)), AlreadyFailing: nonNil(ids(rep.AlreadyFailing)), Failures: rep.FailureDetails()}
+}
+
+// Evidence decides the verdict of a report and writes its one-line
+// evidence. It is a pure function of the report: everything it says was
+// recorded when the checks ran.
+func Evidence(rep *Report) (Verdict, string) {
+	return verdict(rep, &engine{cs: ChangeSet{Root: rep.Root}, opts: Options{Timeout: rep.timeout}})
 }
 
 // verdict decides the outcome and writes its one-line evidence.
 func verdict(rep *Report, e *engine) (Verdict, string) {
-	const nv = "⚠ Not verified: "
+	const nv = NotVerifiedMark
 	switch {
 	case len(rep.Violations) > 0:
 		return NotVerified, ViolationsEvidence(rep.Violations)
@@ -61,14 +78,14 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		earlier = "; " + earlier
 	}
 	switch {
-	case last.NotFound != "" && runner.NotInstalled(last.check.Dir, last.check.Args) != "":
-		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; %s)%s.", nv, last.NotFound, cmd, runner.NotInstalled(last.check.Dir, last.check.Args), earlier)
+	case last.NotFound != "" && last.installHint != "":
+		return NotVerified, fmt.Sprintf("%s%s is not installed (%s; %s)%s.", nv, last.NotFound, cmd, last.installHint, earlier)
 	case last.NotFound != "":
 		return NotVerified, fmt.Sprintf("%s%s is not installed (%s)%s.", nv, last.NotFound, cmd, earlier)
 	case last.TimedOut && last.FromModelRun:
 		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again%s.", nv, cmd, earlier)
 	case last.TimedOut:
-		return NotVerified, fmt.Sprintf("%s%s timed out after %s%s.", nv, cmd, formatLimit(e.opts.Timeout), earlier)
+		return NotVerified, fmt.Sprintf("%s%s timed out after %s%s.", nv, cmd, formatLimit(rep.timeout), earlier)
 	case last.CouldNotRun != "":
 		return NotVerified, fmt.Sprintf("%s%s could not run: %s%s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."), earlier)
 	case last.Refused:

@@ -27,7 +27,7 @@ const noBaseNote = "the project did not exist at the base"
 // a missing program or an empty collection gets no baseline: each would
 // only repeat, and none of them is classified.
 func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Failure, err error) {
-	if last.Passed || last.TimedOut || last.NotFound != "" || last.NoTests || last.Refused || last.CouldNotRun != "" {
+	if !last.Outcome().HasBaseline() {
 		return nil, nil, nil
 	}
 	if b := e.opts.Baseline; b != nil && len(last.Failures) > 0 {

@@ -75,5 +75,5 @@ func ViolationsEvidence(vs []protect.Violation) string {
 		}
 		names = append(names, v.Short())
 	}
-	return "⚠ Not verified: " + strings.Join(names, "; ") + " (fix the code, not the tests)."
+	return NotVerifiedMark + strings.Join(names, "; ") + " (fix the code, not the tests)."
 }

@@ -26,13 +26,15 @@ import (
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
-// Verdict is the gate's answer.
-type Verdict string
+// Verdict is the gate's answer; the type lives in event, shared with the
+// agent and the CLI.
+type Verdict = event.Verdict
 
+// The verdicts.
 const (
-	Verified        Verdict = "verified"
-	NotVerified     Verdict = "not_verified"
-	NothingToVerify Verdict = "nothing_to_verify"
+	Verified        = event.Verified
+	NotVerified     = event.NotVerified
+	NothingToVerify = event.NothingToVerify
 )
 
 // DefaultTimeout is timeout_secs when nothing sets it.
@@ -146,6 +148,9 @@ type Report struct {
 	Unguarded []protect.Guard `json:"unguarded,omitempty"`
 	// ScopeReasons says why each check ran at the scope it did.
 	ScopeReasons []string `json:"scope_reasons"`
+	// timeout is the time limit each check had, for the evidence.
+	timeout time.Duration
+
 	// Problem is what stopped the gate before any check ran (a broken
 	// manifest), empty otherwise.
 	Problem string `json:"problem,omitempty"`
@@ -197,6 +202,10 @@ type CheckRun struct {
 	// FromModelRun is set when the model's own run stood in for the
 	// check and nothing was executed.
 	FromModelRun bool `json:"from_model_run,omitempty"`
+
+	// installHint says what to install when the program is missing
+	// ("node_modules is missing: run npm install"), found when it ran.
+	installHint string
 
 	check detect.Check
 	args  []string
@@ -268,6 +277,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	e.dropProducedLocks()
 	rep := &Report{Root: e.cs.Root, Base: e.cs.Base, Git: e.cs.Git, Changed: e.cs.Changed, ChangeUnknown: e.cs.Unknown,
 		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ConfigsNotUnderstood: []protect.ConfigDoubt{}, ScopeReasons: []string{}}
+	rep.timeout = e.opts.Timeout
 	if err := e.protect(rep); err != nil {
 		return nil, err
 	}
