@@ -54,7 +54,7 @@ func TestEvidenceGolden(t *testing.T) {
 			{Command: "python3 -m pytest", Scope: "full", CouldNotRun: "it exited 0 without writing the JUnit report it was asked for (--junitxml), so no test is known to have run", check: detect.Check{Runner: detect.Pytest, Narrowable: true, Dir: "/r"}}}},
 		"refused": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
 			{Command: "go test ./...", Scope: "full", ExitCode: -1, Refused: true, check: goTest}}},
-		"protection": {Root: "/r", Violations: []protect.Violation{{File: "a_test.go", Test: "TestAdd"}, {File: "b_test.go", Test: "TestB"}}},
+		"protection": {Root: "/r", Violations: []protect.Violation{{File: "a_test.go", Test: "TestAdd", Kind: protect.AssertionRemoved}, {File: "b_test.go", Test: "TestB", Kind: protect.AssertionLoosened}}},
 		"nothing":    {Root: "/r"},
 		"problem":    {Root: "/r", Problem: "go.mod:3: unknown directive: modul"},
 	}
