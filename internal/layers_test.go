@@ -43,6 +43,7 @@ var layer = map[string]int{
 	"internal/verify":            40,
 	"internal/agent":             50,
 	"internal/gate":              55,
+	"internal/app":               58,
 	"internal/tui":               60,
 	"internal/cli":               70,
 	"cmd/chanto":                 80,

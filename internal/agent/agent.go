@@ -1,7 +1,7 @@
 // Package agent runs chanto's turn loop: it streams the model's reply,
 // dispatches the tool calls it asks for, returns their results, keeps the
 // conversation within the model's context window, and hands the final
-// answer to a StopPolicy (the done-gate plugs in there) before the turn ends.
+// answer to a Policy (the done-gate plugs in there) before the turn ends.
 // It emits events for every step and appends every message to a Transcript
 // as it happens.
 package agent
@@ -64,8 +64,11 @@ type Options struct {
 	// History is the conversation to continue (--resume, --continue).
 	History []llm.Message
 	// Policy rules on final answers; nil means NoPolicy.
-	Policy StopPolicy
-	// Approver decides whether a tool call runs; nil runs everything.
+	Policy Policy
+	// Permissions rules on each tool call; nil runs everything.
+	Permissions Permitter
+	// Approver is a yes-or-no stand-in for Permissions (tests); it is
+	// used when Permissions is nil.
 	Approver Approver
 }
 
@@ -103,6 +106,9 @@ func New(opts Options) *Agent {
 	}
 	if opts.Env == nil {
 		opts.Env = &tool.Env{}
+	}
+	if opts.Permissions == nil && opts.Approver != nil {
+		opts.Permissions = PermitterOf(opts.Approver)
 	}
 	a := &Agent{opts: opts, tools: map[string]tool.Tool{}}
 	for _, t := range opts.Tools {
@@ -151,11 +157,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 	if err := a.add(userText(prompt)); err != nil {
 		return out, err
 	}
-	if ts, ok := a.opts.Policy.(TurnStarter); ok {
-		st.Messages = a.messages
-		if err := ts.OnTurnStart(ctx, st); err != nil {
-			return out, err
-		}
+	st.Messages = a.messages
+	if err := a.opts.Policy.OnTurnStart(ctx, st); err != nil {
+		return out, err
 	}
 	// cut counts consecutive replies cut at the output limit; cutText
 	// holds their text, which the final answer continues.
@@ -201,13 +205,11 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 			out.Answer, out.Verdict, out.Evidence = answer, d.Verdict, d.Evidence
 			return out, d.Err
 		}
-		if w, ok := a.opts.Policy.(ToolWaiter); ok {
-			if err := w.BeforeTools(ctx); err != nil {
-				if ctx.Err() != nil {
-					return out, ErrInterrupted
-				}
-				return out, err
+		if err := a.opts.Policy.BeforeTools(ctx); err != nil {
+			if ctx.Err() != nil {
+				return out, ErrInterrupted
 			}
+			return out, err
 		}
 		results := a.dispatch(ctx, st, calls)
 		st.ToolCalls += len(calls)

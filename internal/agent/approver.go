@@ -19,14 +19,6 @@ type Approver interface {
 	Approve(ctx context.Context, t tool.Tool, input json.RawMessage) (ok bool, reason string)
 }
 
-// InputApprover is an Approver that may also rewrite the call's input (a
-// pre_tool_use hook's updatedInput): the tool runs with the input it
-// returns, and the stop policy sees that input too.
-type InputApprover interface {
-	Approver
-	ApproveInput(ctx context.Context, t tool.Tool, input json.RawMessage) (json.RawMessage, bool, string)
-}
-
 // PolicyApprover is the permission policy ([permissions], the mode and
 // lockdown) as an Approver for a session that cannot ask: "ask" is a
 // refusal that names the allow rule to add.
@@ -66,13 +58,22 @@ func (a *PolicyApprover) Decide(name string, input json.RawMessage) policy.Decis
 	return d
 }
 
-// Approve implements Approver: only "allow" runs.
-func (a *PolicyApprover) Approve(_ context.Context, t tool.Tool, input json.RawMessage) (bool, string) {
-	d := a.Decide(t.Name(), input)
-	return d.Verdict == policy.Allow, d.Reason
+// Permit implements Permitter: only "allow" runs; Ask is set when the
+// rules would ask.
+func (a *PolicyApprover) Permit(_ context.Context, t tool.Tool, input json.RawMessage) Permission {
+	return permissionOf(t.Name(), a.Decide(t.Name(), input))
 }
 
-var _ Approver = (*PolicyApprover)(nil)
+// Approve implements Approver: only "allow" runs.
+func (a *PolicyApprover) Approve(ctx context.Context, t tool.Tool, input json.RawMessage) (bool, string) {
+	p := a.Permit(ctx, t, input)
+	return p.Allowed, p.Reason()
+}
+
+var (
+	_ Approver  = (*PolicyApprover)(nil)
+	_ Permitter = (*PolicyApprover)(nil)
+)
 
 // Permission modes (DESIGN §2).
 const (

@@ -66,7 +66,7 @@ func (a *Agent) runCall(ctx context.Context, st *TurnState, call llm.Part) llm.P
 }
 
 // execute approves and runs one call; input is the input it ran with
-// when an InputApprover rewrote it, else nil.
+// when a pre_tool_use hook rewrote it, else nil.
 func (a *Agent) execute(ctx context.Context, call llm.Part) (res tool.Result, input json.RawMessage) {
 	t, ok := a.tools[call.Name]
 	if !ok {
@@ -79,19 +79,13 @@ func (a *Agent) execute(ctx context.Context, call llm.Part) (res tool.Result, in
 	if len(in) == 0 {
 		in = json.RawMessage("{}")
 	}
-	switch ap := a.opts.Approver.(type) {
-	case nil:
-	case InputApprover:
-		newIn, ok, reason := ap.ApproveInput(ctx, t, in)
-		if !ok {
-			return tool.Result{Output: reason, IsError: true}, nil
+	if a.opts.Permissions != nil {
+		p := a.opts.Permissions.Permit(ctx, t, in)
+		if !p.Allowed {
+			return tool.Result{Output: p.Reason(), IsError: true}, nil
 		}
-		if newIn != nil {
-			in, input = newIn, newIn
-		}
-	default:
-		if ok, reason := ap.Approve(ctx, t, in); !ok {
-			return tool.Result{Output: reason, IsError: true}, nil
+		if p.Input != nil {
+			in, input = p.Input, p.Input
 		}
 	}
 	if ctx.Err() != nil {

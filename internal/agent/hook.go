@@ -9,7 +9,6 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/hook"
 	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/policy"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -32,16 +31,20 @@ type HookApprover struct {
 	Warn func(string)
 }
 
-var _ InputApprover = (*HookApprover)(nil)
+var (
+	_ Approver  = (*HookApprover)(nil)
+	_ Permitter = (*HookApprover)(nil)
+)
 
 // Approve implements Approver.
 func (a *HookApprover) Approve(ctx context.Context, t tool.Tool, input json.RawMessage) (bool, string) {
-	_, ok, reason := a.ApproveInput(ctx, t, input)
-	return ok, reason
+	p := a.Permit(ctx, t, input)
+	return p.Allowed, p.Reason()
 }
 
-// ApproveInput implements InputApprover.
-func (a *HookApprover) ApproveInput(ctx context.Context, t tool.Tool, input json.RawMessage) (json.RawMessage, bool, string) {
+// Permit implements Permitter. A call the rules or a hook would ask about
+// comes back with Ask set and the input the hooks left.
+func (a *HookApprover) Permit(ctx context.Context, t tool.Tool, input json.RawMessage) Permission {
 	name := t.Name()
 	var hd hook.Decision
 	var rewritten json.RawMessage
@@ -50,20 +53,22 @@ func (a *HookApprover) ApproveInput(ctx context.Context, t tool.Tool, input json
 		hd, err = a.Hooks.Run(ctx, hook.PreToolUse, hook.Payload{SessionID: a.SessionID, Cwd: a.Cwd, ToolName: name, ToolInput: input})
 		warn(a.Warn, err)
 		if hd.Action == hook.Block {
-			return nil, false, fmt.Sprintf("%s refused by a pre_tool_use hook: %s", name, hd.Reason)
+			return Permission{Tool: name, By: ByHook, Rule: "block", Detail: hd.Reason}
 		}
 		if hd.ToolInput != nil {
 			input, rewritten = hd.ToolInput, hd.ToolInput
 		}
 	}
-	d := a.Policy.Decide(name, input)
+	p := permissionOf(name, a.Policy.Decide(name, input))
+	p.Input = rewritten
 	switch {
-	case d.Verdict == policy.Allow && hd.Action == hook.Ask:
-		return nil, false, fmt.Sprintf("%s refused: a pre_tool_use hook asks for approval (%s), and this session cannot ask", name, hd.Reason)
-	case d.Verdict == policy.Allow, d.Verdict == policy.Ask && hd.Action == hook.Allow:
-		return rewritten, true, ""
+	case p.Allowed && hd.Action == hook.Ask:
+		return Permission{Tool: name, Ask: true, By: ByHook, Rule: "ask", Input: rewritten,
+			Detail: fmt.Sprintf("a pre_tool_use hook asks for approval (%s), and this session cannot ask", hd.Reason)}
+	case p.Ask && hd.Action == hook.Allow:
+		return Permission{Tool: name, Allowed: true, By: ByHook, Rule: "allow", Input: rewritten}
 	}
-	return nil, false, d.Reason
+	return p
 }
 
 // HookPolicy decorates a stop policy with the user's hooks:
@@ -76,7 +81,7 @@ func (a *HookApprover) ApproveInput(ctx context.Context, t tool.Tool, input json
 //     reason, at most hook.DefaultMaxStopSends times in a row, after which
 //     the answer is accepted and Warn hears it.
 type HookPolicy struct {
-	Inner StopPolicy
+	Inner Policy
 	Hooks *hook.Hooks
 	// SessionID and Cwd go into each payload; Source is "startup" or
 	// "resume" for session_start.
@@ -96,10 +101,24 @@ func (e *PromptRefusedError) Error() string {
 	return "prompt refused by a user_prompt hook: " + e.Reason
 }
 
-var (
-	_ StopPolicy  = (*HookPolicy)(nil)
-	_ TurnStarter = (*HookPolicy)(nil)
-)
+var _ Policy = (*HookPolicy)(nil)
+
+// HookOptions configure WithHooks.
+type HookOptions struct {
+	Hooks *hook.Hooks
+	// SessionID and Cwd go into each payload; Source is "startup" or
+	// "resume" for session_start.
+	SessionID, Cwd, Source string
+	// Warn hears failed hooks and the stop hook's cap.
+	Warn func(string)
+}
+
+// WithHooks is the decorator that puts the user's hooks around a policy.
+func WithHooks(o HookOptions) Decorator {
+	return func(inner Policy) Policy {
+		return &HookPolicy{Inner: inner, Hooks: o.Hooks, SessionID: o.SessionID, Cwd: o.Cwd, Source: o.Source, Warn: o.Warn}
+	}
+}
 
 func (p *HookPolicy) payload() hook.Payload {
 	return hook.Payload{SessionID: p.SessionID, Cwd: p.Cwd}
@@ -128,18 +147,12 @@ func (p *HookPolicy) OnTurnStart(ctx context.Context, st *TurnState) error {
 			return &PromptRefusedError{Hook: d.Hook, Reason: d.Reason}
 		}
 	}
-	if ts, ok := p.Inner.(TurnStarter); ok {
-		return ts.OnTurnStart(ctx, st)
-	}
-	return nil
+	return p.Inner.OnTurnStart(ctx, st)
 }
 
-// BeforeTools waits for the inner policy's turn-start work, if it has any.
+// BeforeTools waits for the inner policy's turn-start work.
 func (p *HookPolicy) BeforeTools(ctx context.Context) error {
-	if w, ok := p.Inner.(ToolWaiter); ok {
-		return w.BeforeTools(ctx)
-	}
-	return nil
+	return p.Inner.BeforeTools(ctx)
 }
 
 // AfterTool runs the inner policy's AfterTool, then post_tool_use.

@@ -59,35 +59,49 @@ func Accept() StopDecision { return StopDecision{} }
 // SendBack returns a decision that returns msg to the model.
 func SendBack(msg string) StopDecision { return StopDecision{SendBack: msg} }
 
-// StopPolicy decides what happens when the model gives a final answer and
-// may annotate each tool result. The done-gate and test protection
-// implement it; NoPolicy accepts everything.
-type StopPolicy interface {
-	// OnFinal rules on answer, the model's final text of this turn.
-	OnFinal(ctx context.Context, st *TurnState, answer string) StopDecision
+// Policy is the stop policy: it hears the four moments of a turn and rules
+// on its final answer. The done-gate and test protection implement it, the
+// user's hooks decorate it (WithHooks), and NoPolicy, embedded, gives every
+// moment a do-nothing default so a policy writes only the ones it needs.
+type Policy interface {
+	// OnTurnStart runs before the first model call of a turn (take a
+	// snapshot, start a baseline run); an error ends the turn.
+	OnTurnStart(ctx context.Context, st *TurnState) error
+	// BeforeTools runs before the tools of each model reply. A policy that
+	// finishes its turn-start work in the background (the gate's snapshot,
+	// taken while the first model call runs) waits for it here, so no tool
+	// can change the project before the turn's starting point is recorded.
+	BeforeTools(ctx context.Context) error
 	// AfterTool runs after each tool call; a non-empty note is appended to
 	// that call's result, so the model reads it with the output. Read-only
 	// calls of one reply run in parallel, so AfterTool may be called
 	// concurrently and must guard its own state.
 	AfterTool(ctx context.Context, st *TurnState, call llm.Part, res tool.Result) (note string)
+	// OnFinal rules on answer, the model's final text of this turn.
+	OnFinal(ctx context.Context, st *TurnState, answer string) StopDecision
 }
 
-// TurnStarter is implemented by policies that need to act when a turn starts
-// (take a snapshot, start a baseline run). It runs before the first model call.
-type TurnStarter interface {
-	OnTurnStart(ctx context.Context, st *TurnState) error
+// Decorator wraps a policy in a cross-cutting concern (the user's hooks
+// around the gate), the way mvdan/sh chains its handlers.
+type Decorator func(Policy) Policy
+
+// Chain applies the decorators to p, the first outermost.
+func Chain(p Policy, ds ...Decorator) Policy {
+	for i := len(ds) - 1; i >= 0; i-- {
+		p = ds[i](p)
+	}
+	return p
 }
 
-// ToolWaiter is implemented by policies that finish their turn-start work
-// in the background (the gate's snapshot, taken while the first model call
-// runs). The agent waits on it before running any tool of the turn, so no
-// tool can change the project before the turn's starting point is recorded.
-type ToolWaiter interface {
-	BeforeTools(ctx context.Context) error
-}
-
-// NoPolicy accepts every answer and annotates nothing.
+// NoPolicy accepts every answer and annotates nothing; embed it to inherit
+// the moments a policy does not care about.
 type NoPolicy struct{}
+
+// OnTurnStart does nothing.
+func (NoPolicy) OnTurnStart(context.Context, *TurnState) error { return nil }
+
+// BeforeTools does nothing.
+func (NoPolicy) BeforeTools(context.Context) error { return nil }
 
 // OnFinal accepts.
 func (NoPolicy) OnFinal(context.Context, *TurnState, string) StopDecision { return Accept() }
@@ -95,4 +109,4 @@ func (NoPolicy) OnFinal(context.Context, *TurnState, string) StopDecision { retu
 // AfterTool adds nothing.
 func (NoPolicy) AfterTool(context.Context, *TurnState, llm.Part, tool.Result) string { return "" }
 
-var _ StopPolicy = NoPolicy{}
+var _ Policy = NoPolicy{}

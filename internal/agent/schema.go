@@ -8,9 +8,6 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/tool"
 )
 
 // SchemaPolicy is the stop policy of --output-schema runs: the final answer
@@ -18,6 +15,7 @@ import (
 // once with the validation error; a second one fails the turn. No gate runs
 // in these runs (DESIGN §4).
 type SchemaPolicy struct {
+	NoPolicy
 	schema *jsonschema.Schema
 	raw    []byte
 	tries  int
@@ -70,11 +68,6 @@ func (p *SchemaPolicy) OnFinal(_ context.Context, _ *TurnState, answer string) S
 		"\nAnswer again with only the JSON value.")
 }
 
-// AfterTool adds nothing.
-func (p *SchemaPolicy) AfterTool(context.Context, *TurnState, llm.Part, tool.Result) string {
-	return ""
-}
-
 func (p *SchemaPolicy) check(answer string) string {
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(StripFence(answer))))
 	if err != nil {
@@ -105,4 +98,4 @@ func oneLine(s string) string {
 	return strings.Join(fields, " ")
 }
 
-var _ StopPolicy = (*SchemaPolicy)(nil)
+var _ Policy = (*SchemaPolicy)(nil)

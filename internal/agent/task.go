@@ -181,7 +181,7 @@ func (a *Agent) subagent(typ, callID string, maxTurns int) (*Agent, error) {
 		MaxTokens:     a.opts.MaxTokens,
 		ContextWindow: a.opts.ContextWindow,
 		Policy:        NoPolicy{},
-		Approver:      a.opts.Approver,
+		Permissions:   a.opts.Permissions,
 	}), nil
 }
 

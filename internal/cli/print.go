@@ -3,15 +3,15 @@ package cli
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/run"
-	"github.com/chanto-dev/chanto/internal/tool"
 )
 
 // printRun is everything a print-mode run is assembled from.
@@ -24,7 +24,7 @@ type printRun struct {
 	cwd        string
 	provider   llm.Provider
 	model      string
-	session    printSession
+	session    app.Transcript
 	schema     *agent.SchemaPolicy
 	out        output
 }
@@ -37,8 +37,14 @@ func runPrint(ctx context.Context, opts *agentOptions, prompt string, std *stdio
 	if err != nil {
 		return err
 	}
-	defer pr.session.Close()
-	res := pr.run(ctx, prompt)
+	log, closeLog := openLog()
+	defer closeLog()
+	defer func() {
+		if err := pr.session.Close(); err != nil && log != nil {
+			log.Error("close session", "session", pr.session.ID(), "err", err)
+		}
+	}()
+	res := pr.run(ctx, prompt, log)
 	pr.out.finish(res)
 	switch {
 	case res.Err != nil && opts.outputFormat == formatText:
@@ -84,7 +90,7 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 			pr.cfg.Guardrails.Enabled = false
 		}
 	}
-	pr.provider, pr.model, err = openProvider(cfg.Model, cfg)
+	pr.provider, pr.model, err = app.OpenProvider(cfg.Model, cfg)
 	if err != nil {
 		// A model that cannot be opened (unknown provider, no key, a broken
 		// script) is the user's to fix before anything runs.
@@ -128,16 +134,29 @@ func applyFlags(cfg *config.Config, opts *agentOptions) {
 }
 
 // run executes the turn and turns its outcome into a runResult.
-func (pr *printRun) run(ctx context.Context, prompt string) runResult {
+func (pr *printRun) run(ctx context.Context, prompt string, log *slog.Logger) runResult {
 	res := runResult{SessionID: pr.session.ID()}
 	pr.out.Emit(event.Event{Type: event.SessionStarted, SessionID: res.SessionID, Time: time.Now().UTC(),
 		Model: pr.cfg.Model, Cwd: pr.cwd})
-	a, err := pr.newAgent()
+	s, err := app.Build(app.Options{
+		Config:     pr.cfg,
+		Cwd:        pr.cwd,
+		Provider:   pr.provider,
+		Model:      pr.model,
+		Transcript: pr.session,
+		FullReason: pr.fullReason,
+		Schema:     pr.schema,
+		MaxTurns:   pr.opts.maxTurns,
+		Sink:       pr.out,
+		Warn:       warnText,
+		Logger:     log,
+		Sandbox:    sandboxOptions,
+	})
 	if err != nil {
 		res.Err, res.ExitCode = err, ExitError
 		return res
 	}
-	out, err := a.Run(ctx, prompt)
+	out, err := s.Run(ctx, prompt)
 	res.Answer, res.Verdict, res.Evidence = out.Answer, string(out.Verdict), out.Evidence
 	res.Usage, res.NumTurns = event.Usage(out.Usage), out.ModelCalls
 	switch {
@@ -152,65 +171,4 @@ func (pr *printRun) run(ctx context.Context, prompt string) runResult {
 		res.Verdict = string(agent.NothingToVerify)
 	}
 	return res
-}
-
-func (pr *printRun) newAgent() (*agent.Agent, error) {
-	system, err := agent.SystemPrompt(pr.cwd, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	if pr.schema != nil {
-		system += "\n" + pr.schema.Instructions() + "\n"
-	}
-	history, err := pr.session.History()
-	if err != nil {
-		return nil, err
-	}
-	runner, err := newRunner(pr.cfg, pr.cwd)
-	if err != nil {
-		return nil, err
-	}
-	approver, err := newApprover(pr.cfg, pr.cwd)
-	if err != nil {
-		return nil, err
-	}
-	return agent.New(agent.Options{
-		Provider:      pr.provider,
-		Model:         pr.model,
-		Tools:         append(builtinTools(), agent.Task{}), // subagents get no task tool
-		Env:           &tool.Env{Root: pr.cwd, Runner: runner},
-		Sink:          pr.out,
-		SessionID:     pr.session.ID(),
-		System:        system,
-		MaxTurns:      pr.opts.maxTurns,
-		ContextWindow: pr.cfg.Providers[pr.provider.Name()].ContextWindow,
-		Transcript:    pr.session,
-		History:       history,
-		Policy:        pr.stopPolicy(runner),
-		Approver:      approver,
-	}), nil
-}
-
-// stopPolicy picks the policy that rules on the final answer. Schema runs
-// have no gate (DESIGN §4). Otherwise the done-gate and test protection
-// rule (built from pr.cfg.Guardrails, flags already applied; with
-// guardrails off they still guard against tampering and finishing on a
-// failed run), with the user's stop hooks around them.
-func (pr *printRun) stopPolicy(runner *run.Runner) agent.StopPolicy {
-	if pr.schema != nil {
-		return pr.schema
-	}
-	return withStopHooks(pr.cfg, pr.cwd, runner, newGatePolicy(pr.cfg, pr.cwd, runner, gateSession{pr.fullReason, pr.session}))
-}
-
-// providerKeyEnvs lists the variables holding provider keys, which the
-// model's commands must never see.
-func providerKeyEnvs(cfg config.Config) []string {
-	names := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
-	for _, p := range cfg.Providers {
-		if p.APIKeyEnv != "" {
-			names = append(names, p.APIKeyEnv)
-		}
-	}
-	return names
 }

@@ -2,19 +2,21 @@ package cli
 
 import (
 	"errors"
+	"log/slog"
 	"os"
+	"path/filepath"
 
-	"github.com/chanto-dev/chanto/internal/agent"
+	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/config"
-	"github.com/chanto-dev/chanto/internal/llm"
-	"github.com/chanto-dev/chanto/internal/llm/provider"
 	"github.com/chanto-dev/chanto/internal/run"
-	"github.com/chanto-dev/chanto/internal/session"
-	"github.com/chanto-dev/chanto/internal/tool"
+	"github.com/chanto-dev/chanto/internal/sandbox"
 )
 
-// This file adapts the packages print mode stands on: configuration,
-// providers, tools and sessions.
+// This file adapts internal/app, where a session is built for every face,
+// to print mode and chanto verify.
+
+// sandboxOptions lets tests point the sandbox at a missing bubblewrap.
+var sandboxOptions []sandbox.Option
 
 // loadConfig reads the user and project configuration for the project
 // holding cwd; the warnings name project keys ignored outside trust.
@@ -22,62 +24,40 @@ func loadConfig(cwd string) (*config.Loaded, error) {
 	return config.Load(config.LoadOptions{ProjectDir: config.FindProjectRoot(cwd)})
 }
 
-// openProvider resolves the --model spec; keys come from the environment.
-func openProvider(spec string, cfg config.Config) (llm.Provider, string, error) {
-	return provider.Open(spec, cfg, os.Getenv)
-}
-
-func builtinTools() []tool.Tool { return tool.Builtin() }
-
 // newRunner is how every command runs — the model's, the gate's checks,
-// hooks: the environment without secrets (provider keys named
-// explicitly), the sandbox, and the permission check on gate checks
-// (safety.go).
+// hooks (app.NewRunner).
 func newRunner(cfg config.Config, root string) (*run.Runner, error) {
-	return safeRunner(cfg, root)
+	return app.NewRunner(cfg, root, app.RunnerOptions{Sandbox: sandboxOptions, Warn: warnText})
 }
-
-// newApprover decides which tool calls run in print mode: the
-// pre_tool_use hooks, then the permission policy, where "ask" is a
-// refusal naming the rule to add (safety.go).
-func newApprover(cfg config.Config, root string) (agent.Approver, error) {
-	return safeApprover(cfg, root)
-}
-
-// printSession is the transcript of a print-mode run.
-type printSession interface {
-	ID() string
-	Append(llm.Message) error
-	History() ([]llm.Message, error)
-	Warnings() []string
-	Close() error
-	// FullRuns and RecordFullRun keep the gate's full-suite timings
-	// across turns (--continue, --resume).
-	FullRuns() map[string]float64
-	RecordFullRun(key string, secs float64) error
-}
-
-var _ printSession = (*session.Session)(nil)
 
 // openSession starts a new session, or reopens the one --resume or
 // --continue names. Naming a session that does not exist is bad usage.
-func openSession(opts *agentOptions, cwd, model string) (printSession, error) {
-	switch {
-	case opts.resume != "":
-		s, err := session.Open(opts.resume)
-		if errors.Is(err, session.ErrNotFound) {
-			return nil, usageError("--resume %s: no such session (chanto sessions lists them)", opts.resume)
-		}
-		return s, err
-	case opts.continueLast:
-		m, err := session.Latest(cwd)
-		if errors.Is(err, session.ErrNotFound) {
-			return nil, usageError("--continue: no earlier session in %s", cwd)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return session.Open(m.ID)
+func openSession(opts *agentOptions, cwd, model string) (app.Transcript, error) {
+	t, err := app.OpenTranscript(app.Reopen{ID: opts.resume, Latest: opts.continueLast}, cwd, model)
+	var ne *app.NoSessionError
+	if errors.As(err, &ne) {
+		return nil, usageError("%v", err)
 	}
-	return session.Create(cwd, model)
+	return t, err
+}
+
+// warnText reports what a hook layer has to say: failed hooks and the
+// stop hook's cap. Print mode's stderr is the process's.
+func warnText(s string) { diag(os.Stderr, "%s", s) }
+
+// openLog is the diagnostics log under chanto's home, for errors that
+// have no one to return to. When it cannot be opened the diagnostics go
+// nowhere: the run itself must not fail for its log.
+func openLog() (*slog.Logger, func()) {
+	dir := config.Home()
+	f, err := os.OpenFile(filepath.Join(dir, "chanto.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		if os.MkdirAll(dir, 0o700) != nil {
+			return nil, func() {}
+		}
+		if f, err = os.OpenFile(filepath.Join(dir, "chanto.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err != nil {
+			return nil, func() {}
+		}
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo})), func() { f.Close() }
 }

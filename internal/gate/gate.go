@@ -65,8 +65,9 @@ type Options struct {
 	Measured    func(key string, secs float64)
 }
 
-// Policy implements agent.StopPolicy and agent.TurnStarter. One Policy
-// serves a whole session; per-turn state is reset when a turn starts.
+// Policy implements agent.Policy. One Policy serves a whole session;
+// per-turn state is reset when a turn starts. The interactive session
+// changes its settings between turns (SetVerify, SetFull, AllowTestEdit).
 type Policy struct {
 	opts Options
 
@@ -106,11 +107,7 @@ type gateRun struct {
 	report  *verify.Report
 }
 
-var (
-	_ agent.StopPolicy  = (*Policy)(nil)
-	_ agent.TurnStarter = (*Policy)(nil)
-	_ agent.ToolWaiter  = (*Policy)(nil)
-)
+var _ agent.Policy = (*Policy)(nil)
 
 // New returns a policy.
 func New(opts Options) *Policy {
@@ -152,7 +149,7 @@ func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
 	go func() {
 		defer close(t.ready)
 		t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, root)
-		if t.snapErr == nil && p.opts.Verify && p.opts.Full {
+		if t.snapErr == nil && p.Settings().Verify && p.Settings().Full {
 			t.baseline = startCopyBaseline(ctx, t.snap, p.baselineOptions())
 		}
 	}()
@@ -211,7 +208,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.snapErr != nil {
-		if p.opts.Verify {
+		if p.Settings().Verify {
 			return notVerified(st, verify.NotVerifiedEvidence("the change set could not be determined ("+t.snapErr.Error()+")"), nil)
 		}
 		return agent.Accept()
@@ -222,7 +219,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 			return d
 		}
 	}
-	if !p.opts.Verify {
+	if !p.Settings().Verify {
 		return p.failedRunRule(t, st)
 	}
 	return p.gate(ctx, t, st)
@@ -312,7 +309,7 @@ func (p *Policy) violations(t *turn) []protect.Violation {
 		return nil
 	}
 	root := t.snap.Root()
-	vs, err := protect.Compare(t.snap, verify.DirSource(root), changed, protect.Options{Root: root, AllowEdits: p.opts.AllowTestEdits})
+	vs, err := protect.Compare(t.snap, verify.DirSource(root), changed, protect.Options{Root: root, AllowEdits: p.Settings().AllowTestEdits})
 	if err != nil {
 		return nil
 	}
@@ -327,7 +324,7 @@ func (p *Policy) protectGate(t *turn, st *agent.TurnState) (agent.StopDecision, 
 		return agent.StopDecision{}, false
 	}
 	evidence := verify.ViolationsEvidence(vs)
-	if p.opts.Verify {
+	if p.Settings().Verify {
 		t.attempts++
 		if t.attempts > p.opts.MaxAttempts {
 			return notVerified(st, evidence, nil), true

@@ -21,6 +21,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		emit(st, event.Event{Type: event.VerifyResult, Verify: g.report.Result()})
 		return agent.StopDecision{Verdict: g.report.Verdict, Evidence: g.report.Evidence}
 	}
+	set := p.Settings()
 	changed := t.change.All()
 	if changed == nil {
 		changed = []string{}
@@ -31,8 +32,8 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		Changed:     changed,
 		Added:       t.change.Added,
 		Checks:      p.opts.Checks,
-		Full:        p.opts.Full,
-		FullReason:  p.fullReason(),
+		Full:        set.Full,
+		FullReason:  set.FullReason,
 		Timeout:     p.opts.Timeout,
 		Runner:      p.opts.Runner,
 		Events:      st.Sink,
@@ -134,7 +135,8 @@ func (p *Policy) measured(key string, secs float64) {
 	}
 }
 
-// fullReason names what forced the full suite, for the evidence.
+// fullReason names what forced the full suite, for the evidence. The
+// caller holds p.mu (Settings).
 func (p *Policy) fullReason() string {
 	if p.opts.FullReason != "" {
 		return p.opts.FullReason

@@ -34,6 +34,10 @@ type Decision struct {
 	// Rule is the rule that decided: a configured rule's text, "mode:<m>",
 	// "builtin:<what>" or "lockdown".
 	Rule string
+	// Subject is what the rule was matched against (a command line, a
+	// path); Suggest an allow rule that would let the call run. An
+	// interactive session shows the first and offers the second for "always".
+	Subject, Suggest string
 }
 
 // Modes.
@@ -146,7 +150,7 @@ func (p *Policy) finish(tool string, o outcome) Decision {
 	if tool == "" {
 		tool = "tool"
 	}
-	d := Decision{Verdict: o.verdict, Reason: o.reason, Rule: o.rule}
+	d := Decision{Verdict: o.verdict, Reason: o.reason, Rule: o.rule, Subject: o.subject, Suggest: o.suggest}
 	if p.lockdown && d.Verdict != Deny && !(d.Verdict == Allow && o.explicit) {
 		d.Verdict = Deny
 		d.Rule = "lockdown"
