@@ -208,6 +208,9 @@ func (s *Session) sink() event.Sink {
 // ID is the session id.
 func (s *Session) ID() string { return s.opts.Transcript.ID() }
 
+// Transcript is the session's record on disk.
+func (s *Session) Transcript() Transcript { return s.opts.Transcript }
+
 // Runner is the runner the session's commands go through (a face's !cmd).
 func (s *Session) Runner() *run.Runner { return s.runner }
 

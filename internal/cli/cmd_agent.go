@@ -84,7 +84,10 @@ func addAgentFlags(root *cobra.Command, std *stdio) {
 			return usageError("unexpected argument %q; to run a prompt use: chanto -p %q", args[0], strings.Join(args, " "))
 		}
 		if !opts.print && opts.promptFile == "" && !piped {
-			return usageError("interactive mode is not built yet; use -p")
+			if !isTerminal(std.out) {
+				return usageError("the interactive session needs a terminal on stdin and stdout; to run a prompt use: chanto -p \"...\"")
+			}
+			return runInteractive(cmd.Context(), opts, std)
 		}
 		prompt, err := readPrompt(opts, args, std.in)
 		if err != nil {
