@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // project is a git repository with a broken Add and its test.
-func project(t *testing.T) string {
+func project(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -44,7 +44,7 @@ func project(t *testing.T) string {
 
 // newTestModel builds a model on a real session playing script in dir,
 // at 80×24, with the clock fixed so frames are stable.
-func newTestModel(t *testing.T, dir, script string, edit func(*config.Config)) *model {
+func newTestModel(t testing.TB, dir, script string, edit func(*config.Config)) *model {
 	t.Helper()
 	t.Setenv("CHANTO_HOME", t.TempDir())
 	fixed := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)

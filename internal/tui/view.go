@@ -42,7 +42,7 @@ func (m *model) frame() string {
 // liveLines are the running parts of a turn.
 func (m *model) liveLines(w int) []string {
 	var out []string
-	if r := strings.TrimSpace(m.turn.reply.String()); r != "" {
+	if r := streamTail(m.turn.reply.String(), 12*w); r != "" {
 		// Only the tail is redrawn while it streams; the whole reply goes
 		// to the scrollback, rendered, when it completes.
 		lines := wrap(r, w)
@@ -265,4 +265,17 @@ func wrap(s string, w int) []string {
 		out = append(out, string(r))
 	}
 	return out
+}
+
+// streamTail is the end of a streaming reply, at most n bytes cut at a
+// line or rune start, so a frame costs the same however long the reply.
+func streamTail(s string, n int) string {
+	if len(s) > n {
+		s = s[len(s)-n:]
+		if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
+			s = s[i+1:]
+		}
+		s = strings.ToValidUTF8(s, "")
+	}
+	return strings.TrimSpace(s)
 }
