@@ -9,6 +9,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
+	github.com/charmbracelet/x/ansi v0.11.9 // ANSI-aware wrapping of what the TUI prints into the scrollback (bubbletea's own dependency)
 	github.com/landlock-lsm/go-landlock v0.11.2 // the sandbox's second file layer
 	github.com/openai/openai-go/v3 v3.98.0 // the official OpenAI Chat Completions and Responses client
 	github.com/rogpeppe/go-internal v1.16.0 // testscript: the CLI tests in testdata/script
@@ -33,7 +34,6 @@ require (
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/charmbracelet/colorprofile v0.4.3 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 // indirect
-	github.com/charmbracelet/x/ansi v0.11.9 // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect

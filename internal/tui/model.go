@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/event"
@@ -195,7 +196,9 @@ func (m *model) print(s string) tea.Cmd {
 	if m.record {
 		m.printed = append(m.printed, s)
 	}
-	return tea.Println(s)
+	// Lines wider than the terminal would wrap behind the renderer's back
+	// and leave pieces of the live region in the history.
+	return tea.Println(ansi.Wrap(s, max(m.width, 1), ""))
 }
 
 // Update is the one place state changes.

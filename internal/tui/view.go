@@ -28,7 +28,7 @@ func (m *model) View() tea.View {
 func (m *model) frame() string {
 	w := max(m.width, 1)
 	bottom := m.bottom(w)
-	room := m.height - lipgloss.Height(bottom)
+	room := m.height - 1 - lipgloss.Height(bottom)
 	var top []string
 	if m.turn.busy {
 		top = append(top, m.liveLines(w)...)
@@ -36,7 +36,14 @@ func (m *model) frame() string {
 	if room < len(top) {
 		top = top[len(top)-max(room, 0):]
 	}
-	return strings.Join(append(top, bottom), "\n")
+	// One row stays free: with the live region as tall as the screen, the
+	// lines printed above it would have nowhere to go and the terminal
+	// would scroll parts of the old frame into the history.
+	lines := strings.Split(strings.Join(append(top, bottom), "\n"), "\n")
+	if limit := max(m.height-1, 1); len(lines) > limit {
+		lines = lines[len(lines)-limit:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // liveLines are the running parts of a turn.
