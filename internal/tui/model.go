@@ -75,16 +75,12 @@ const (
 
 // turnView is the live part of a running turn.
 type turnView struct {
-	busy    bool
-	started time.Time
-	reply   strings.Builder // the streaming reply
-	tools   []runningTool
-	inputs  map[string][]byte // tool id → input, for the finished line
-	verify  *verifying
-	// notVerified counts this turn's gate runs that ended not verified;
-	// pendingBack is set until the model's next move shows it was sent back.
-	notVerified int
-	pendingBack bool
+	busy        bool
+	started     time.Time
+	reply       strings.Builder // the streaming reply
+	tools       []runningTool
+	inputs      map[string][]byte // tool id → input, for the finished line
+	verify      *verifying
 	interrupted bool
 }
 

@@ -138,7 +138,7 @@ say Fixed for real.
 	tm.typeLine("fix add")
 	tm.wait("Allow edit?")
 	tm.keys("y")
-	tm.wait("not verified, sent back (attempt 1 of 3)")
+	tm.wait("↻ not verified, sent back (attempt 1 of ")
 	tm.wait("Allow edit?")
 	tm.keys("y")
 	s := tm.wait("Verified: ")

@@ -41,11 +41,11 @@ func (m *model) onEvent(e *event.Event) tea.Cmd {
 		return nil // a subagent's steps show as its task line
 	}
 	var cmds []tea.Cmd
-	if m.turn.pendingBack && (e.Type == event.MessageDelta || e.Type == event.ToolStarted) {
-		m.turn.pendingBack = false
-		cmds = append(cmds, m.print(m.st.sentBack(m.turn.notVerified, m.maxAttempts())))
-	}
 	switch e.Type {
+	case event.VerifySentBack:
+		if sb := e.SentBack; sb != nil {
+			cmds = append(cmds, m.print(m.st.sentBack(sb.Attempt, sb.Max)))
+		}
 	case event.MessageDelta:
 		m.turn.reply.WriteString(e.Text)
 	case event.MessageCompleted:
@@ -69,10 +69,6 @@ func (m *model) onEvent(e *event.Event) tea.Cmd {
 		cmds = append(cmds, m.print(m.st.checkLine(e.Check, m.width)))
 	case event.VerifyResult:
 		m.turn.verify = nil
-		if e.Verify.Verdict == string(agent.NotVerified) {
-			m.turn.notVerified++
-			m.turn.pendingBack = true
-		}
 	case event.TurnCompleted:
 		if e.Usage != nil {
 			m.usage = append(m.usage, *e.Usage)
@@ -136,14 +132,6 @@ func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 	}
 	cmds = append(cmds, m.sendNext())
 	return tea.Sequence(cmds...)
-}
-
-// maxAttempts is the gate's send-back cap, as configured.
-func (m *model) maxAttempts() int {
-	if n := m.opts.App.Config.Guardrails.MaxAttempts; n > 0 {
-		return n
-	}
-	return 3
 }
 
 // bell rings when a turn ends or needs an answer.
