@@ -24,7 +24,12 @@ const NotVerifiedMark = "⚠ Not verified: "
 // NotVerifiedEvidence is the evidence line for a turn that ends unverified
 // because of why (a sentence without the final period).
 func NotVerifiedEvidence(why string) string {
-	return NotVerifiedMark + strings.TrimSuffix(why, ".") + "."
+	// A reason may end in a sentence's period, but a command such as
+	// "go test ./..." ends in dots that are its own: those keep theirs.
+	if strings.HasSuffix(why, ".") && !strings.HasSuffix(why, "...") {
+		return NotVerifiedMark + why
+	}
+	return NotVerifiedMark + why + "."
 }
 
 // noTestsHint ends every "collected no tests" evidence.
