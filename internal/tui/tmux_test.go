@@ -207,7 +207,7 @@ say I changed the test.
 					t.Errorf("an allowed test edit was still refused:\n%s", s)
 				}
 			} else {
-				tm.wait("⚠ Not verified: 1 test-protection violation (fix the code, not the tests).")
+				tm.wait("⚠ Not verified: calc_test.go: TestAdd: expected value changed (fix the code, not the tests).")
 			}
 		})
 	}
