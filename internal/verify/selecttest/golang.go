@@ -237,19 +237,30 @@ func lastLine(out []byte) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// selectGo narrows `go test ./...` to the packages whose tests reach the
-// change.
-func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+// goGraphToNarrow loads the module's package graph for go test and go vet
+// alike. With no graph it returns the selection to use instead: the whole
+// module when the project has too few test files for narrowing to pay.
+func goGraphToNarrow(ctx context.Context, r *run.Runner, in Input) (*goGraph, Selection, error) {
 	g, err := goGraphFor(ctx, r, in.Check.Dir)
 	if err != nil {
-		return Selection{}, err
+		return nil, Selection{}, err
 	}
 	tests := 0
 	for _, p := range g.Packages {
 		tests += p.TestFiles
 	}
 	if tests <= MinTestFiles {
-		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+		return nil, fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	}
+	return g, Selection{}, nil
+}
+
+// selectGo narrows `go test ./...` to the packages whose tests reach the
+// change.
+func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	g, full, err := goGraphToNarrow(ctx, r, in)
+	if g == nil {
+		return full, err
 	}
 	scan := scanGoTests(in.Check.Dir, g)
 	plan, reason := planGo(g, in, scan.readers)

@@ -2,7 +2,6 @@ package selecttest
 
 import (
 	"context"
-	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -20,16 +19,9 @@ func init() { analyzers[detect.GoVet] = selectGoVet }
 // code or its tests, since vet's facts (a printf wrapper, say) flow from a
 // package to its importers. The usual rules force the whole module.
 func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
-	g, err := goGraphFor(ctx, r, in.Check.Dir)
-	if err != nil {
-		return Selection{}, err
-	}
-	tests := 0
-	for _, p := range g.Packages {
-		tests += p.TestFiles
-	}
-	if tests <= MinTestFiles {
-		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+	g, full, err := goGraphToNarrow(ctx, r, in)
+	if g == nil {
+		return full, err
 	}
 	changed, reason := vetChanged(g, in)
 	if reason != "" {
