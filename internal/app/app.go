@@ -24,6 +24,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/tool"
+	"github.com/chanto-dev/chanto/internal/verify"
 )
 
 // Options is what a session is built from.
@@ -172,6 +173,7 @@ func newGate(cfg config.Config, root, fullReason string, t Transcript, runner *r
 		Full:           g.Scope == "full",
 		FullReason:     fullReason,
 		Checks:         g.Checks,
+		TeamChecks:     verify.TeamChecks(cfg.TeamChecks),
 		MaxAttempts:    g.MaxAttempts,
 		Timeout:        time.Duration(g.TimeoutSecs) * time.Second,
 		ProtectTests:   g.ProtectTests,

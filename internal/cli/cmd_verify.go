@@ -98,6 +98,7 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		Root:           wd,
 		Base:           opts.base,
 		Checks:         opts.checks,
+		TeamChecks:     verify.TeamChecks(cfg.TeamChecks),
 		Full:           opts.full,
 		FullReason:     "--full",
 		Timeout:        opts.timeout,

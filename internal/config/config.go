@@ -14,6 +14,22 @@ type Config struct {
 	Sandbox     Sandbox             `toml:"sandbox"`
 	Permissions Permissions         `toml:"permissions"`
 	Hooks       Hooks               `toml:"hooks"`
+	// TeamChecks run in every gate run beside the detected or configured
+	// checks (trusted folders only).
+	TeamChecks []TeamCheck `toml:"team_checks"`
+}
+
+// TeamCheck is a check a team commits once ([[team_checks]]): a lint, a
+// type check, a license-header or schema check. It runs after the
+// detected or configured checks, always in full, and the evidence names
+// it by Name.
+type TeamCheck struct {
+	Name    string `toml:"name"`
+	Command string `toml:"command"`
+	// Paths, when set, are globs (relative to the repository root, "**"
+	// for any folders): the check runs only when a changed file matches.
+	Paths       []string `toml:"paths"`
+	TimeoutSecs int      `toml:"timeout_secs"`
 }
 
 // Provider is a named model endpoint.

@@ -132,6 +132,9 @@ func readLayer(file string) (map[string]any, map[string]int, error) {
 	if err := c.check(tree, reflect.TypeOf(Config{}), nil); err != nil {
 		return nil, nil, err
 	}
+	if err := c.checkTeamChecks(tree); err != nil {
+		return nil, nil, err
+	}
 	return tree, lines, nil
 }
 
@@ -145,8 +148,8 @@ func sourceAt(file string, lines map[string]int) func(path []string) string {
 }
 
 // merge lays tree over dst leaf by leaf, recording each leaf's source.
-// Hook lists add up (user hooks and project hooks both run); every other
-// value replaces the one below it.
+// Hook lists and team checks add up (the user's and the project's both
+// run); every other value replaces the one below it.
 func (l *Loaded) merge(dst, tree map[string]any, path []string, source func([]string) string) {
 	for k, v := range tree {
 		p := append(slices.Clip(path), k)
@@ -160,7 +163,7 @@ func (l *Loaded) merge(dst, tree map[string]any, path []string, source func([]st
 			continue
 		}
 		key := strings.Join(p, ".")
-		if prev, ok := dst[k]; ok && len(p) == 2 && p[0] == "hooks" {
+		if prev, ok := dst[k]; ok && (len(p) == 2 && p[0] == "hooks" || key == "team_checks") {
 			a, _ := tables(prev)
 			b, _ := tables(v)
 			dst[k] = append(slices.Clip(a), b...)

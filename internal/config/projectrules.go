@@ -25,7 +25,7 @@ var projectNever = []string{
 
 // projectNeedsTrust lists keys (or whole tables, ending in ".") honoured
 // only in trusted folders.
-var projectNeedsTrust = []string{"guardrails.", "hooks.", "permissions.allow"}
+var projectNeedsTrust = []string{"guardrails.", "hooks.", "permissions.allow", "team_checks"}
 
 // widening orders modes from narrowest to widest.
 var widening = map[string][]string{

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Error is a configuration mistake, located in a file (and line) or a flag.
@@ -241,6 +243,9 @@ func checkValue(path []string, v any) string {
 	if len(path) == 4 && path[0] == "hooks" {
 		key = "hooks.*." + path[3]
 	}
+	if len(path) == 3 && path[0] == "team_checks" {
+		key = "team_checks.*." + path[2]
+	}
 	s, _ := v.(string)
 	n, _ := v.(int64)
 	switch key {
@@ -270,7 +275,21 @@ func checkValue(path []string, v any) string {
 		if n < 1 {
 			return fmt.Sprintf("must be at least 1, got %d", n)
 		}
-	case "guardrails.timeout_secs", "hooks.*.timeout_secs":
+	case "team_checks.*.name":
+		if strings.TrimSpace(s) == "" {
+			return "must not be empty"
+		}
+	case "team_checks.*.command":
+		if strings.TrimSpace(s) == "" {
+			return "must not be empty"
+		}
+	case "team_checks.*.paths":
+		for _, it := range v.([]any) {
+			if !doublestar.ValidatePattern(it.(string)) || it.(string) == "" {
+				return fmt.Sprintf("%q is not a valid glob", it)
+			}
+		}
+	case "guardrails.timeout_secs", "hooks.*.timeout_secs", "team_checks.*.timeout_secs":
 		if n <= 0 {
 			return fmt.Sprintf("must be greater than 0, got %d", n)
 		}
@@ -320,4 +339,31 @@ func oneOf(s string, allowed []string) string {
 	}
 	list := strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 	return fmt.Sprintf("expected %s, got %q", list, s)
+}
+
+// checkTeamChecks reports a [[team_checks]] entry without a name or a
+// command, and two entries with the same name (the evidence names them).
+func (c *checker) checkTeamChecks(tree map[string]any) error {
+	items, _ := tables(tree["team_checks"])
+	seen := map[string]bool{}
+	for i, it := range items {
+		at := []string{"team_checks", strconv.Itoa(i)}
+		for _, k := range []string{"name", "command"} {
+			if _, ok := it[k]; !ok {
+				line := 0
+				for key := range it {
+					if n := lineOf(c.lines, append(slices.Clip(at), key)); n > 0 && (line == 0 || n < line) {
+						line = n
+					}
+				}
+				return &Error{Where: c.where, Line: line, Msg: fmt.Sprintf("[[team_checks]] entry %d has no %s", i+1, k)}
+			}
+		}
+		name, _ := it["name"].(string)
+		if seen[name] {
+			return c.fail(append(at, "name"), "team_checks: two checks are named %q", name)
+		}
+		seen[name] = true
+	}
+	return nil
 }

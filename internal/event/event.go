@@ -100,6 +100,9 @@ type Check struct {
 	// FromModelRun is true when the model's own passing run stood in for
 	// the check and nothing was executed.
 	FromModelRun bool `json:"from_model_run,omitempty"`
+	// Team names a team check ([[team_checks]] in the project config);
+	// empty for detected and configured checks.
+	Team string `json:"team,omitempty"`
 }
 
 // Baseline reports a baseline run.

@@ -41,6 +41,8 @@ type Options struct {
 	FullReason string
 	// Checks replace detection (--verify-check, [guardrails] checks).
 	Checks []string
+	// TeamChecks run after them ([[team_checks]]).
+	TeamChecks []verify.TeamCheck
 	// MaxAttempts bounds the failed gate runs sent back to the model.
 	MaxAttempts int
 	// Timeout bounds each check run.
@@ -414,5 +416,5 @@ func emit(st *agent.TurnState, ev event.Event) {
 }
 
 func (p *Policy) baselineOptions() verify.Options {
-	return verify.Options{Checks: p.opts.Checks, Full: true, Timeout: p.opts.Timeout, Runner: p.opts.Runner, NoBaseline: true, KeepGoing: true}
+	return verify.Options{Checks: p.opts.Checks, TeamChecks: p.opts.TeamChecks, Full: true, Timeout: p.opts.Timeout, Runner: p.opts.Runner, NoBaseline: true, KeepGoing: true}
 }

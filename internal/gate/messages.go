@@ -46,8 +46,8 @@ func failedRunSendBack(r ownRun, why string) string {
 func gateSendBack(rep *verify.Report, attempt, max int) string {
 	var b strings.Builder
 	if last := rep.Stopped(); last != nil {
-		fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: `%s`%s (exit %d).\n",
-			len(rep.Checks), planned(rep), last.Command, where(last.Dir), last.ExitCode)
+		fmt.Fprintf(&b, "chanto ran the project's checks before accepting your answer. Check %d of %d failed: %s`%s`%s (exit %d).\n",
+			len(rep.Checks), planned(rep), teamLabel(*last), last.Command, where(last.Dir), last.ExitCode)
 		if named := testsNamed(rep.NewFailures); len(named) > 0 {
 			// An opaque check names no test: no label then.
 			b.WriteString("New failures: " + failureNames(named) + "\n")
@@ -82,6 +82,14 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 	}
 	b.WriteString("\nOnly tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
 	return b.String()
+}
+
+// teamLabel is "the team check lint, " before a team check's command.
+func teamLabel(c verify.CheckRun) string {
+	if c.Team == "" {
+		return ""
+	}
+	return "the team check " + c.Team + ", "
 }
 
 // planned is how many checks the gate was to run: "check 2 of 3" counts

@@ -32,6 +32,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		Changed:     changed,
 		Added:       t.change.Added,
 		Checks:      p.opts.Checks,
+		TeamChecks:  p.opts.TeamChecks,
 		Full:        set.Full,
 		FullReason:  set.FullReason,
 		Timeout:     p.opts.Timeout,

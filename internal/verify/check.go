@@ -71,7 +71,7 @@ func (e *engine) emitCheck(index int, cr CheckRun) {
 	e.emit(event.Event{Type: event.VerifyCheck, Check: &event.Check{
 		Index: index, Command: cr.Command, Dir: cr.Dir, Passed: cr.Passed, Scope: cr.Scope,
 		DurationMS: cr.DurationMS, ExitCode: cr.ExitCode, TimedOut: cr.TimedOut, Refused: cr.Refused,
-		FromModelRun: cr.FromModelRun,
+		FromModelRun: cr.FromModelRun, Team: cr.Team,
 	}})
 }
 
@@ -103,6 +103,9 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 	}
 	if e.opts.FullRunSecs != nil {
 		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Runner, c.Command)]
+	}
+	if c.Team != "" {
+		return selecttest.Selection{Full: true, Reason: "team checks always run in full"}
 	}
 	if c.Runner == detect.Custom {
 		return selecttest.Selection{Full: true, Reason: "configured checks always run in full"}
@@ -160,9 +163,13 @@ func shownCommand(c detect.Check, args []string) string {
 // executeOnce runs one selection of check c and reads its results.
 // label, if set, is what progress shows instead of the command.
 func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
-	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, check: c, args: sel.Args}
+	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Targets: sel.Targets, Team: c.Team, check: c, args: sel.Args}
 	if sel.Full {
 		cr.Scope = "full"
+	}
+	timeout := e.opts.Timeout
+	if c.Timeout > 0 {
+		timeout, cr.limit = c.Timeout, c.Timeout
 	}
 	reportDir, err := e.newReportDir(ctx)
 	if err != nil {
@@ -173,7 +180,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	}
 	rn := runner.For(c.Runner)
 	col := rn.Collector(reportDir, c.Dir)
-	spec := run.Spec{Dir: c.Dir, Timeout: e.opts.Timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: rn.Env()}
+	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: rn.Env()}
 	if c.Runner == detect.Custom {
 		spec.Shell, cr.Command = c.Command, c.Command
 	} else {
@@ -181,6 +188,9 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	}
 	if label == "" {
 		label = e.shownDir(c.Dir) + shortCommand(cr.Command, cr.Targets)
+		if c.Team != "" {
+			label = c.Team
+		}
 	}
 	stop := e.progress(label)
 	locks := e.lockCandidates(c)

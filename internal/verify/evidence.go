@@ -74,7 +74,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 		return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
 	}
 	last := *stopped
-	cmd := e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
+	cmd := e.label(last)
 	var earlier string
 	if len(rep.Checks) > 1 {
 		earlier = oldChecks(rep.Checks[:len(rep.Checks)-1], e)
@@ -90,7 +90,11 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.TimedOut && last.FromModelRun:
 		return NotVerified, fmt.Sprintf("%s%s timed out in your own run, with nothing changed since; not started again%s.", nv, cmd, earlier)
 	case last.TimedOut:
-		return NotVerified, fmt.Sprintf("%s%s timed out after %s%s.", nv, cmd, formatLimit(rep.timeout), earlier)
+		limit := rep.timeout
+		if last.limit > 0 {
+			limit = last.limit
+		}
+		return NotVerified, fmt.Sprintf("%s%s timed out after %s%s.", nv, cmd, formatLimit(limit), earlier)
 	case last.CouldNotRun != "":
 		return NotVerified, fmt.Sprintf("%s%s could not run: %s%s.", nv, cmd, strings.TrimSuffix(last.CouldNotRun, "."), earlier)
 	case last.Refused:
@@ -134,7 +138,7 @@ func oldChecks(cs []CheckRun, e *engine) string {
 		if len(c.AlreadyFailing) == 0 {
 			continue
 		}
-		cmd := e.shownDir(c.check.Dir) + shortCommand(c.Command, c.Targets)
+		cmd := e.label(c)
 		parts = append(parts, cmd+" failed"+failureSummary(nil, c.AlreadyFailing, c))
 	}
 	return strings.Join(parts, "; ")
@@ -235,14 +239,14 @@ func passedList(rep *Report, e *engine) string {
 	parts := make([]string, 0, len(rep.Checks))
 	for _, c := range rep.Checks {
 		if c.FromModelRun {
-			parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" (your own run, not repeated)")
+			parts = append(parts, e.label(c)+" (your own run, not repeated)")
 			continue
 		}
 		if c.NoTests {
-			parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" (no tests of its own)")
+			parts = append(parts, e.label(c)+" (no tests of its own)")
 			continue
 		}
-		parts = append(parts, e.shownDir(c.check.Dir)+shortCommand(c.Command, c.Targets)+" ("+formatDuration(c.Duration)+")")
+		parts = append(parts, e.label(c)+" ("+formatDuration(c.Duration)+")")
 	}
 	return strings.Join(parts, ", ")
 }
@@ -299,10 +303,22 @@ func scopeSuffix(rep *Report, e *engine) string {
 	if len(reasons) > 0 {
 		return " (full suite: " + strings.Join(reasons, "; ") + ")."
 	}
+	if rep.Checks[0].Team != "" {
+		return " (team checks)."
+	}
 	if rep.Checks[0].check.Runner == "custom" {
 		return " (configured checks)."
 	}
 	return "."
+}
+
+// label is how the evidence names a check: a team check by its name,
+// any other by its command (from the root: "cd web && npm test").
+func (e *engine) label(c CheckRun) string {
+	if c.Team != "" {
+		return c.Team
+	}
+	return e.shownDir(c.check.Dir) + shortCommand(c.Command, c.Targets)
 }
 
 // formatDuration is "0.4s", "3s", "2m05s".

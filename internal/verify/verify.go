@@ -59,6 +59,10 @@ type Options struct {
 	// Checks are configured check commands, run by bash in the repository
 	// root, always in full; empty means detect.
 	Checks []string
+	// TeamChecks run after Checks (or the detected checks), in the
+	// repository root, in full, each only when the change touches its
+	// paths; the evidence names them.
+	TeamChecks []TeamCheck
 	// Full forces the full suite; FullReason says who asked ("--full").
 	Full       bool
 	FullReason string
@@ -202,6 +206,12 @@ type CheckRun struct {
 	// FromModelRun is set when the model's own run stood in for the
 	// check and nothing was executed.
 	FromModelRun bool `json:"from_model_run,omitempty"`
+	// Team is the team check's name ([[team_checks]]); empty for others.
+	Team string `json:"team,omitempty"`
+
+	// limit is the check's own time limit when it had one (a team
+	// check's timeout_secs), for the evidence.
+	limit time.Duration
 
 	// installHint says what to install when the program is missing
 	// ("node_modules is missing: run npm install"), found when it ran.
@@ -383,7 +393,7 @@ func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
 		for _, c := range e.opts.Checks {
 			out = append(out, detect.Check{Command: c, Dir: e.cs.Root, Runner: detect.Custom})
 		}
-		return out, nil
+		return append(out, e.teamChecks()...), nil
 	}
 	var changed []string
 	if !e.cs.Unknown {
@@ -404,7 +414,7 @@ func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
 	for _, p := range projects {
 		out = append(out, p.Checks...)
 	}
-	return out, nil
+	return append(out, e.teamChecks()...), nil
 }
 
 func (e *engine) emit(ev event.Event) {

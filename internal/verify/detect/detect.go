@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
@@ -57,6 +58,12 @@ type Check struct {
 	// that did (a Go module using another through go.work or a local
 	// replace); it says so, and the check runs in full.
 	FullReason string
+	// Team is the name of a team check ([[team_checks]]), which the
+	// evidence shows instead of its command; empty for the others.
+	Team string
+	// Timeout, when set, is the check's own time limit (a team check's
+	// timeout_secs); 0 means the gate's.
+	Timeout time.Duration
 }
 
 // Project is a project root with its checks, in run order (cheapest first).
