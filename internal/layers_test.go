@@ -41,6 +41,7 @@ var layer = map[string]int{
 	"internal/verify/protect":    30,
 	"internal/verify/baseline":   30,
 	"internal/verify":            40,
+	"internal/junit":             45,
 	"internal/agent":             50,
 	"internal/gate":              55,
 	"internal/app":               58,

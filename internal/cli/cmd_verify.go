@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/junit"
 	"github.com/chanto-dev/chanto/internal/safetext"
 	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/verify"
@@ -26,6 +28,7 @@ type verifyOptions struct {
 	timeout        time.Duration
 	allowTestEdits []string
 	sandbox        string
+	junit          string
 }
 
 func newVerifyCmd(std *stdio) *cobra.Command {
@@ -50,6 +53,7 @@ tests, and a one-line evidence. Exit 0 verified or nothing to verify,
 	f.DurationVar(&opts.timeout, "timeout", 0, "time limit for each check run, as `DURATION` (90s, 10m); default timeout_secs, else 600s")
 	f.StringArrayVar(&opts.allowTestEdits, "allow-test-edits", nil, "let the change edit the tests at `PATH` (a path or glob); repeatable")
 	f.StringVar(&opts.sandbox, "sandbox", "", "run the checks with sandbox `MODE`: read-only, workspace-write or off")
+	f.StringVar(&opts.junit, "junit", "", "also write the verdict as JUnit XML to `FILE` (one case per check and per protection violation)")
 	return cmd
 }
 
@@ -59,6 +63,11 @@ tests, and a one-line evidence. Exit 0 verified or nothing to verify,
 func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *stdio) error {
 	if timeoutSet && opts.timeout <= 0 {
 		return usageError("--timeout %s: must be positive", opts.timeout)
+	}
+	if opts.junit != "" {
+		if err := junit.CheckPath(opts.junit); err != nil {
+			return withCode(ExitUsage, err)
+		}
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -123,12 +132,24 @@ func runVerify(ctx context.Context, opts verifyOptions, timeoutSet bool, std *st
 		prog = &progressLine{w: std.err}
 		vo.Progress = prog.show
 	}
+	var planned []string // every check planned, for the JUnit report's skipped cases
+	vo.Events = event.Func(func(e event.Event) {
+		if e.Type == event.VerifyStarted {
+			planned = e.Checks
+		}
+	})
+	started := time.Now()
 	rep, err := verify.Run(ctx, vo)
 	if prog != nil {
 		prog.clear()
 	}
 	if err != nil {
 		return err
+	}
+	if opts.junit != "" {
+		if err := junit.Write(opts.junit, rep, junit.Options{Planned: planned, Timestamp: started}); err != nil {
+			return err
+		}
 	}
 	printProtectionDoubts(std.err, rep)
 	if opts.json {
