@@ -107,6 +107,13 @@ type Wrapper interface {
 	Wrap(cmd *exec.Cmd, spec Spec) error
 }
 
+// Releaser is a Wrapper that holds something per command (the sandbox's
+// process-limit cgroup): Release is called once the command and its
+// process group are gone, whether it ran or failed to start.
+type Releaser interface {
+	Release(cmd *exec.Cmd)
+}
+
 // TempDirer is a Wrapper whose commands see a temp folder of their own
 // (the sandbox hides the host's temp folder): TempDir names it for
 // commands of purpose p, "" when there is none.
@@ -223,6 +230,9 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	if sandbox != nil {
 		if err := sandbox.Wrap(cmd, spec); err != nil {
 			return res, err
+		}
+		if r, ok := sandbox.(Releaser); ok {
+			defer r.Release(cmd)
 		}
 	}
 	start := time.Now()

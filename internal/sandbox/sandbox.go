@@ -80,9 +80,14 @@ type Sandbox struct {
 	// temps caches TempDir per kind ("" when it could not be made).
 	tempMu sync.Mutex
 	temps  map[string]string
+
+	cgroups pidsCgroups
 }
 
-var _ run.Wrapper = (*Sandbox)(nil)
+var (
+	_ run.Wrapper  = (*Sandbox)(nil)
+	_ run.Releaser = (*Sandbox)(nil)
+)
 
 // Option adjusts a Sandbox.
 type Option func(*Sandbox)
@@ -145,8 +150,10 @@ func New(cfg config.Sandbox, root string, opts ...Option) (*Sandbox, error) {
 // Mode is the sandbox mode in force.
 func (s *Sandbox) Mode() string { return s.mode }
 
-// Close stops the allowlist proxy, if one was started.
+// Close stops the allowlist proxy, if one was started, and removes the
+// emptied process-limit cgroups.
 func (s *Sandbox) Close() error {
+	s.cgroups.close()
 	if s.proxy != nil {
 		return s.proxy.Close()
 	}
@@ -177,8 +184,22 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
 	cmd.Args = args
 	cmd.Env = env
 	cmd.Err = nil
+	if s.maxProcs > 0 {
+		dir, err := s.cgroups.next(s.maxProcs)
+		if err != nil {
+			return err
+		}
+		if dir != "" {
+			cmd.Path = "/bin/sh"
+			cmd.Args = append([]string{"/bin/sh", "-c", enterCgroup, "chanto-cgroup", dir}, args...)
+			s.cgroups.track(cmd, dir)
+		}
+	}
 	return nil
 }
+
+// Release removes the process-limit cgroup of a command that has ended.
+func (s *Sandbox) Release(cmd *exec.Cmd) { s.cgroups.release(cmd) }
 
 // available checks bubblewrap and user namespaces once per binary.
 func (s *Sandbox) available() error {
