@@ -220,7 +220,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	o := col.Finish(res)
 	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
 	cr.DurationMS = res.Duration.Milliseconds()
-	cr.Failures, cr.Tests = o.Failures, o.Tests
+	cr.Failures, cr.Tests, cr.passed = o.Failures, o.Tests, o.Passed
 	text := o.Text
 	if text == "" {
 		text = string(res.Output)

@@ -209,6 +209,9 @@ type CheckRun struct {
 	// Team is the team check's name ([[team_checks]]); empty for others.
 	Team string `json:"team,omitempty"`
 
+	// passed are the tests the runner reported passing (a goal's named
+	// tests read them).
+	passed []Failure
 	// limit is the check's own time limit when it had one (a team
 	// check's timeout_secs), for the evidence.
 	limit time.Duration

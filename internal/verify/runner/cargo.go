@@ -148,6 +148,7 @@ func (c *cargoText) Finish(res run.Result) Outcome {
 
 var (
 	cargoFailed  = regexp.MustCompile(`^test (.+) \.\.\. FAILED$`)
+	cargoPassed  = regexp.MustCompile(`^test (.+) \.\.\. ok$`)
 	cargoBinary  = regexp.MustCompile(`^\s*(?:Running (?:unittests |tests/)?\S+ \((?:.*/)?([^/)]+?)(?:-[0-9a-f]{16})?\)|Doc-tests (\S+))$`)
 	cargoRunning = regexp.MustCompile(`^running (\d+) tests?$`)
 	cargoBuild   = regexp.MustCompile("^error: could not compile `([^`]+)`")
@@ -168,6 +169,12 @@ func parseCargo(line string, o *Outcome) {
 			id = o.scope + "::" + m[1]
 		}
 		o.Failures = appendUnique(o.Failures, Failure{ID: id, Name: m[1]})
+	} else if m := cargoPassed.FindStringSubmatch(line); m != nil {
+		id := m[1]
+		if o.scope != "" {
+			id = o.scope + "::" + m[1]
+		}
+		o.Passed = append(o.Passed, Failure{ID: id, Name: m[1]})
 	} else if m := cargoRunning.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		o.Tests = max(o.Tests, 0) + n

@@ -26,6 +26,10 @@ type Failure struct {
 // Outcome is what reading a run's output found.
 type Outcome struct {
 	Failures []Failure
+	// Passed are the tests that ran and passed, for the runners whose
+	// results name them (go test -json, pytest's JUnit report, cargo
+	// test, jest and vitest JSON); a goal's test criterion reads them.
+	Passed []Failure
 	// Tests is how many tests ran; -1 when the runner does not say.
 	Tests int
 	// Text replaces the raw output for display (go test -json); "" keeps it.

@@ -169,6 +169,7 @@ type goTestRun struct {
 type goJSON struct {
 	w        *lineWriter
 	tests    map[string]*goTestRun
+	passed   []Failure
 	failed   []*goTestRun
 	pkgFail  []string
 	build    map[string]bool
@@ -259,13 +260,16 @@ func (g *goJSON) line(b []byte) {
 		}
 		delete(g.tests, key)
 	case ev.Action == "pass" || ev.Action == "skip":
+		if ev.Action == "pass" && g.tests[key] != nil {
+			g.passed = append(g.passed, Failure{ID: ev.Package + "." + ev.Test, Name: ev.Test})
+		}
 		delete(g.tests, key)
 	}
 }
 
 func (g *goJSON) Finish(res run.Result) Outcome {
 	g.w.flush()
-	o := Outcome{Tests: g.ran, Text: string(g.text.Bytes())}
+	o := Outcome{Tests: g.ran, Text: string(g.text.Bytes()), Passed: g.passed}
 	if len(o.Text) > ExcerptTail {
 		// The tail alone may have lost the failing tests' output.
 		o.Excerpt = g.failText.String()

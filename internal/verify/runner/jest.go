@@ -204,6 +204,10 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 		}
 		anyFailed := false
 		for _, a := range tr.AssertionResults {
+			if a.Status == "passed" {
+				name := strings.TrimSpace(a.FullName)
+				o.Passed = append(o.Passed, Failure{ID: file + " › " + name, Name: name})
+			}
 			if a.Status != "failed" {
 				continue
 			}
