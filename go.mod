@@ -5,8 +5,10 @@ go 1.26.8
 require (
 	charm.land/bubbles/v2 v2.2.1 // the TUI's input: the textarea (multi-line prompt, word motions, its key map)
 	charm.land/bubbletea/v2 v2.1.1 // the TUI's event loop: inline rendering into the scrollback (Println), synchronized output, bracketed paste, Kitty keyboard (Shift+Enter)
+	charm.land/glamour/v2 v2.0.1 // the TUI's markdown style sheets (dark, light, plain) and code theme; its renderer is not linked (text/template would turn off dead-code elimination, docs/tui.md)
 	charm.land/lipgloss/v2 v2.1.0 // the TUI's styles: ANSI colours that degrade to 16 colours and to none under NO_COLOR
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
+	github.com/alecthomas/chroma/v2 v2.14.0 // syntax highlighting of code blocks in the TUI (glamour's highlighter)
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
 	github.com/charmbracelet/x/ansi v0.11.9 // ANSI-aware wrapping of what the TUI prints into the scrollback (bubbletea's own dependency)
@@ -21,6 +23,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.23.6 // grammar: Python tests
 	github.com/tree-sitter/tree-sitter-rust v0.24.0 // grammar: Rust tests
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // grammar: TypeScript and TSX tests
+	github.com/yuin/goldmark v1.7.8 // parsing the model's markdown in the TUI (glamour's parser), GFM tables and task lists
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // YAML by a parser: CI definitions and .mocharc.yml for test protection, pnpm-workspace.yaml; the YAML org's maintained line (gopkg.in/yaml.v3 is archived)
 	golang.org/x/mod v0.43.0 // go.mod and go.work files: Go modules that build against each other in one repository
 	golang.org/x/net v0.61.0 // IDNA host canonicalization in the network allowlist proxy
@@ -30,23 +33,28 @@ require (
 
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
+	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/charmbracelet/colorprofile v0.4.3 // indirect
 	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 // indirect
+	github.com/charmbracelet/x/exp/slice v0.0.0-20250327172914-2fdc97757edf // indirect
 	github.com/charmbracelet/x/term v0.2.2 // indirect
 	github.com/charmbracelet/x/termios v0.1.1 // indirect
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
+	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-pointer v0.0.1 // indirect
 	github.com/mattn/go-runewidth v0.0.30 // indirect
+	github.com/microcosm-cc/bluemonday v1.0.27 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
@@ -57,6 +65,7 @@ require (
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
 	github.com/xo/terminfo v1.0.0 // indirect
+	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	go.opentelemetry.io/auto/sdk v1.1.0 // indirect
 	go.opentelemetry.io/otel v1.33.0 // indirect
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect

@@ -19,6 +19,7 @@ import (
 type model struct {
 	opts   Options
 	st     styles
+	md     *markdown
 	sess   *app.Session
 	width  int
 	height int
@@ -78,6 +79,7 @@ type turnView struct {
 	busy        bool
 	started     time.Time
 	reply       strings.Builder // the streaming reply
+	shown       int             // bytes of reply already in the scrollback
 	tools       []runningTool
 	inputs      map[string][]byte // tool id → input, for the finished line
 	verify      *verifying
@@ -140,7 +142,7 @@ func newModel(opts Options) *model {
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j")
 	ta.Focus()
 	ta.SetStyles(inputStyles(opts.NoColor))
-	m := &model{opts: opts, st: newStyles(opts.NoColor), input: ta, pastes: map[string]string{}, width: 80, height: 24}
+	m := &model{opts: opts, st: newStyles(opts.NoColor), md: newMarkdown(opts.NoColor, false), input: ta, pastes: map[string]string{}, width: 80, height: 24}
 	m.prompts = loadPromptHistory()
 	m.at = len(m.prompts)
 	if len(opts.Untrusted) > 0 {
@@ -152,7 +154,7 @@ func newModel(opts Options) *model {
 // Init builds the session unless the trust question comes first: nothing
 // from the project runs before its answer.
 func (m *model) Init() tea.Cmd {
-	cmds := []tea.Cmd{textarea.Blink, tea.RequestWindowSize}
+	cmds := []tea.Cmd{textarea.Blink, tea.RequestWindowSize, tea.RequestBackgroundColor}
 	if m.mode != modeTrust {
 		cmds = append(cmds, m.build(m.opts.App))
 	}
@@ -202,6 +204,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.BackgroundColorMsg:
+		// Light terminals get glamour's light sheet.
+		m.md = newMarkdown(m.opts.NoColor, !msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)

@@ -48,9 +48,15 @@ func (m *model) onEvent(e *event.Event) tea.Cmd {
 		}
 	case event.MessageDelta:
 		m.turn.reply.WriteString(e.Text)
+		cmds = append(cmds, m.commitBlocks())
 	case event.MessageCompleted:
+		rest := e.Text
+		if done := m.turn.reply.String()[:m.turn.shown]; strings.HasPrefix(rest, done) {
+			rest = rest[len(done):]
+		}
 		m.turn.reply.Reset()
-		cmds = append(cmds, m.print(m.markdown(e.Text)))
+		m.turn.shown = 0
+		cmds = append(cmds, m.print(m.markdown(rest)))
 	case event.ToolStarted:
 		m.turn.tools = append(m.turn.tools, runningTool{id: e.Tool.ID, title: toolTitle(e.Tool.Name, e.Tool.Input, m.opts.App.Cwd), started: now()})
 		m.turn.inputs[e.Tool.ID] = e.Tool.Input
@@ -105,7 +111,7 @@ func (m *model) askTestEdit(file string) {
 // stopped the turn; the partial reply of an interrupted turn is kept.
 func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 	var lines []string
-	if partial := strings.TrimSpace(m.turn.reply.String()); partial != "" {
+	if partial := strings.TrimSpace(m.turn.reply.String()[m.turn.shown:]); partial != "" {
 		lines = append(lines, m.markdown(partial))
 	}
 	out, err := end.Outcome, end.Err
@@ -145,11 +151,7 @@ func (m *model) markdown(text string) string {
 	if text == "" {
 		return ""
 	}
-	out, err := m.renderMarkdown(text)
-	if err != nil {
-		return text
-	}
-	return strings.Trim(out, "\n")
+	return strings.Trim(m.md.render(text, m.width), "\n")
 }
 
 // replayHistory shows a resumed session's conversation, briefly.

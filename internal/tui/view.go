@@ -49,7 +49,7 @@ func (m *model) frame() string {
 // liveLines are the running parts of a turn.
 func (m *model) liveLines(w int) []string {
 	var out []string
-	if r := streamTail(m.turn.reply.String(), 12*w); r != "" {
+	if r := streamTail(m.turn.reply.String()[m.turn.shown:], 12*w); r != "" {
 		// Only the tail is redrawn while it streams; the whole reply goes
 		// to the scrollback, rendered, when it completes.
 		lines := wrap(r, w)
