@@ -64,8 +64,8 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 	if len(rep.Checks) == 0 || len(rep.Violations) > 0 {
 		return end // a broken manifest, or tampering caught by the engine itself
 	}
-	last := rep.Checks[len(rep.Checks)-1]
-	if last.Outcome().Ends() {
+	last := rep.Last()
+	if last == nil || last.Outcome().Ends() {
 		return end // would hang or fail the same way again: no retry
 	}
 	if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {

@@ -14,6 +14,7 @@ import (
 // so the tests always get their say. A check that could not give an
 // answer (timed out, refused, not installed) stops the chain as well.
 func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Check, sels []selecttest.Selection) error {
+	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return c.FullReason != "" })
 	for i, c := range checks {
 		cr, err := e.runCheck(ctx, i, c, sels[i])
 		if err != nil {
@@ -21,10 +22,10 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		}
 		rep.Checks = append(rep.Checks, cr)
 		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope+" ("+cr.Reason+")")
-		// A changed project without tests of its own (a library its
-		// dependents test) goes on to those dependents: their tests are
-		// the ones related to its change.
-		if cr.NoTests && slices.ContainsFunc(checks[i+1:], func(c detect.Check) bool { return c.FullReason != "" }) {
+		// A project without tests of its own among projects that depend
+		// on a change (a library its dependents test, an example program
+		// built on it) goes on: the tests that ran elsewhere decide.
+		if cr.NoTests && dependents {
 			continue
 		}
 		if cr.Passed {
@@ -48,14 +49,35 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 	return nil
 }
 
+// undecided reports whether check i collected no tests in a report where
+// that decides nothing: the project runs among dependents of a change
+// (it is one, or the changed project they depend on) and another check
+// ran tests. When no check ran any, the first one without tests decides.
+func (rep *Report) undecided(i int) bool {
+	c := rep.Checks[i]
+	if !c.NoTests || !slices.ContainsFunc(rep.Checks, func(c CheckRun) bool { return c.Dependent }) {
+		return false
+	}
+	return slices.ContainsFunc(rep.Checks, func(c CheckRun) bool { return !c.NoTests })
+}
+
+// Last is the last check that decides the verdict: the last one run,
+// passing over projects without tests that decide nothing (undecided);
+// nil when no check ran.
+func (rep *Report) Last() *CheckRun {
+	for i := len(rep.Checks) - 1; i >= 0; i-- {
+		if !rep.undecided(i) {
+			return &rep.Checks[i]
+		}
+	}
+	return nil
+}
+
 // Stopped is the check that ended the chain without passing, or nil when
 // every check ran and none had a new failure.
 func (rep *Report) Stopped() *CheckRun {
-	if len(rep.Checks) == 0 {
-		return nil
-	}
-	last := &rep.Checks[len(rep.Checks)-1]
-	if last.Passed || (len(last.AlreadyFailing) > 0 && len(rep.NewFailures) == 0) {
+	last := rep.Last()
+	if last == nil || last.Passed || (len(last.AlreadyFailing) > 0 && len(rep.NewFailures) == 0) {
 		return nil
 	}
 	return last

@@ -68,17 +68,15 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	}
 	stopped := rep.Stopped()
 	if stopped == nil && len(rep.AlreadyFailing) > 0 {
-		return NotVerified, nv + onlyOldEvidence(rep, e)
+		return NotVerified, nv + onlyOldEvidence(rep, e) + untested(rep)
 	}
 	if stopped == nil {
-		return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e)
+		return Verified, "Verified: " + passedList(rep, e) + " passed" + scopeSuffix(rep, e) + untested(rep)
 	}
 	last := *stopped
 	cmd := e.label(last)
-	var earlier string
-	if len(rep.Checks) > 1 {
-		earlier = oldChecks(rep.Checks[:len(rep.Checks)-1], e)
-	}
+	others := slices.DeleteFunc(slices.Clone(rep.Checks), func(c CheckRun) bool { return c.Command == last.Command && c.Dir == last.Dir })
+	earlier := oldChecks(others, e)
 	if earlier != "" {
 		earlier = "; " + earlier
 	}
@@ -242,6 +240,9 @@ func passedList(rep *Report, e *engine) string {
 			parts = append(parts, e.label(c)+" (your own run, not repeated)")
 			continue
 		}
+		if c.NoTests && c.Dependent {
+			continue // untested says so
+		}
 		if c.NoTests {
 			parts = append(parts, e.label(c)+" (no tests of its own)")
 			continue
@@ -249,6 +250,30 @@ func passedList(rep *Report, e *engine) string {
 		parts = append(parts, e.label(c)+" ("+formatDuration(c.Duration)+")")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// maxUntested is how many projects without tests untested names.
+const maxUntested = 3
+
+// untested names the projects that ran only because they depend on the
+// change and collected no tests: they decided nothing, and the line says
+// so in a sentence of its own (" Not counted, no tests: examples/a,
+// examples/b (they depend on the change).").
+func untested(rep *Report) string {
+	var dirs []string
+	for i, c := range rep.Checks {
+		if c.Dependent && rep.undecided(i) && !slices.Contains(dirs, c.Dir) {
+			dirs = append(dirs, c.Dir)
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	shown := strings.Join(dirs, ", ")
+	if len(dirs) > maxUntested {
+		shown = strings.Join(dirs[:maxUntested], ", ") + fmt.Sprintf(" and %d more", len(dirs)-maxUntested)
+	}
+	return " Not counted, no tests: " + shown + " (they depend on the change)."
 }
 
 // scopeSuffix says how much of the suite ran and why.

@@ -186,6 +186,10 @@ type CheckRun struct {
 	CouldNotRun string `json:"could_not_run,omitempty"`
 	// NoTests is set when the check collected no tests.
 	NoTests bool `json:"no_tests,omitempty"`
+	// Dependent is set on the check of a project that ran only because it
+	// builds against a changed one (Reason says which). Such a check that
+	// collects no tests does not decide the verdict: nothing ran there.
+	Dependent bool `json:"dependent,omitempty"`
 	// Tests is how many tests ran; -1 when the runner does not say.
 	Tests    int       `json:"tests"`
 	Failures []Failure `json:"failures,omitempty"`
