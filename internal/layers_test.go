@@ -29,6 +29,7 @@ var layer = map[string]int{
 	"internal/sandbox/helper":    5,
 	"internal/hook":              20,
 	"internal/tool":              20,
+	"internal/mcp":               25,
 	"internal/session":           20,
 	"internal/llm/anthropic":     20,
 	"internal/llm/openai":        20,

@@ -47,8 +47,12 @@ type Options struct {
 	Provider llm.Provider
 	Model    string
 	Tools    []tool.Tool
-	Env      *tool.Env
-	Sink     event.Sink
+	// MoreTools, if set, is asked before every model call for tools that
+	// come and go during the session (MCP servers' tools, which a server
+	// may change); a name of Tools wins over one of MoreTools.
+	MoreTools func() []tool.Tool
+	Env       *tool.Env
+	Sink      event.Sink
 	// SessionID is stamped on every event.
 	SessionID string
 	// System is the system prompt (see SystemPrompt).
@@ -272,11 +276,41 @@ func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
 }
 
 func (a *Agent) toolSpecs() []llm.ToolSpec {
-	specs := make([]llm.ToolSpec, 0, len(a.opts.Tools))
-	for _, t := range a.opts.Tools {
+	all := a.allTools()
+	specs := make([]llm.ToolSpec, 0, len(all))
+	for _, t := range all {
 		specs = append(specs, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Schema: t.Schema()})
 	}
 	return specs
+}
+
+// allTools is Tools, then those of MoreTools whose names are free.
+func (a *Agent) allTools() []tool.Tool {
+	if a.opts.MoreTools == nil {
+		return a.opts.Tools
+	}
+	all := append([]tool.Tool(nil), a.opts.Tools...)
+	for _, t := range a.opts.MoreTools() {
+		if _, taken := a.tools[t.Name()]; !taken {
+			all = append(all, t)
+		}
+	}
+	return all
+}
+
+// lookup finds a tool by name among Tools and MoreTools.
+func (a *Agent) lookup(name string) (tool.Tool, bool) {
+	if t, ok := a.tools[name]; ok {
+		return t, true
+	}
+	if a.opts.MoreTools != nil {
+		for _, t := range a.opts.MoreTools() {
+			if t.Name() == name {
+				return t, true
+			}
+		}
+	}
+	return nil, false
 }
 
 func userText(s string) llm.Message {

@@ -40,7 +40,7 @@ func (a *Agent) dispatch(ctx context.Context, st *TurnState, calls []llm.Part) [
 }
 
 func (a *Agent) readOnly(call llm.Part) bool {
-	t, ok := a.tools[call.Name]
+	t, ok := a.lookup(call.Name)
 	return ok && call.InputError == "" && t.ReadOnly()
 }
 
@@ -68,7 +68,7 @@ func (a *Agent) runCall(ctx context.Context, st *TurnState, call llm.Part) llm.P
 // execute approves and runs one call; input is the input it ran with
 // when a pre_tool_use hook rewrote it, else nil.
 func (a *Agent) execute(ctx context.Context, call llm.Part) (res tool.Result, input json.RawMessage) {
-	t, ok := a.tools[call.Name]
+	t, ok := a.lookup(call.Name)
 	if !ok {
 		return errResult("unknown tool %q; available: %s", call.Name, strings.Join(a.toolNames(), ", ")), nil
 	}
@@ -112,8 +112,9 @@ func (a *Agent) execute(ctx context.Context, call llm.Part) (res tool.Result, in
 }
 
 func (a *Agent) toolNames() []string {
-	names := make([]string, 0, len(a.opts.Tools))
-	for _, t := range a.opts.Tools {
+	all := a.allTools()
+	names := make([]string, 0, len(all))
+	for _, t := range all {
 		names = append(names, t.Name())
 	}
 	return names

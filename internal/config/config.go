@@ -17,6 +17,11 @@ type Config struct {
 	// TeamChecks run in every gate run beside the detected or configured
 	// checks (trusted folders only).
 	TeamChecks []TeamCheck `toml:"team_checks"`
+	// MCPServers are the MCP servers to start, by name (Codex's keys).
+	MCPServers map[string]MCPServer `toml:"mcp_servers"`
+	// MCPProjectServers names the servers of MCPServers that a project
+	// file defined (they need the user's approval); set by Load.
+	MCPProjectServers []string `toml:"-"`
 }
 
 // TeamCheck is a check a team commits once ([[team_checks]]): a lint, a
@@ -89,6 +94,32 @@ type Hook struct {
 	Matcher     string `toml:"matcher"`
 	Command     string `toml:"command"`
 	TimeoutSecs int    `toml:"timeout_secs"`
+}
+
+// MCPServer is one [mcp_servers.NAME] table, with Codex's keys: a stdio
+// server (command, args, env, env_vars, cwd) or a streamable HTTP one
+// (url, http_headers, env_http_headers, bearer_token_env_var). network
+// and allow_domains are chanto's: the sandbox network a stdio server
+// needs (the [sandbox] network when unset); only the user's own file
+// may set them.
+type MCPServer struct {
+	Command           string            `toml:"command"`
+	Args              []string          `toml:"args"`
+	Env               map[string]string `toml:"env"`
+	EnvVars           []string          `toml:"env_vars"`
+	Cwd               string            `toml:"cwd"`
+	URL               string            `toml:"url"`
+	HTTPHeaders       map[string]string `toml:"http_headers"`
+	EnvHTTPHeaders    map[string]string `toml:"env_http_headers"`
+	BearerTokenEnvVar string            `toml:"bearer_token_env_var"`
+	// Enabled is nil when unset (enabled).
+	Enabled           *bool    `toml:"enabled"`
+	EnabledTools      []string `toml:"enabled_tools"`
+	DisabledTools     []string `toml:"disabled_tools"`
+	StartupTimeoutSec float64  `toml:"startup_timeout_sec"`
+	ToolTimeoutSec    float64  `toml:"tool_timeout_sec"`
+	Network           string   `toml:"network"`
+	AllowDomains      []string `toml:"allow_domains"`
 }
 
 // Default returns the built-in configuration.

@@ -86,8 +86,27 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	if err := decodeInto(&l.Config, merged); err != nil {
 		return nil, err
 	}
+	l.markProjectServers()
 	l.warnNotInEffect()
 	return l, nil
+}
+
+// markProjectServers records which MCP servers a project file defined or
+// changed: any key of theirs from the project file makes the server the
+// project's, to be approved before it starts.
+func (l *Loaded) markProjectServers() {
+	if l.ProjectFile == "" {
+		return
+	}
+	for name := range l.Config.MCPServers {
+		for key, from := range l.sources {
+			if strings.HasPrefix(key, "mcp_servers."+name+".") && strings.Contains(from, l.ProjectFile) {
+				l.Config.MCPProjectServers = append(l.Config.MCPProjectServers, name)
+				break
+			}
+		}
+	}
+	slices.Sort(l.Config.MCPProjectServers)
 }
 
 func (l *Loaded) loadProject(merged map[string]any, dir string) error {

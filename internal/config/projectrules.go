@@ -25,7 +25,7 @@ var projectNever = []string{
 
 // projectNeedsTrust lists keys (or whole tables, ending in ".") honoured
 // only in trusted folders.
-var projectNeedsTrust = []string{"guardrails.", "hooks.", "permissions.allow", "team_checks"}
+var projectNeedsTrust = []string{"guardrails.", "hooks.", "permissions.allow", "team_checks", "mcp_servers."}
 
 // widening orders modes from narrowest to widest.
 var widening = map[string][]string{
@@ -35,7 +35,7 @@ var widening = map[string][]string{
 
 // ProjectRules describes the rules for docs and `chanto config`.
 func ProjectRules() (never, needTrust []string) {
-	return append(slices.Clip(projectNever), "sandbox.mode (when widening)"),
+	return append(slices.Clip(projectNever), "sandbox.mode (when widening)", "mcp_servers.*.network", "mcp_servers.*.allow_domains"),
 		append(slices.Clip(projectNeedsTrust), "permissions.mode (when widening)", "permissions.lockdown = false")
 }
 
@@ -52,6 +52,7 @@ func (l *Loaded) filterProject(merged, tree map[string]any, lines map[string]int
 	})
 	slices.SortStableFunc(leaves, func(a, b leaf) int { return a.line - b.line })
 	const name = ".chanto/config.toml"
+	servers := map[string]bool{} // MCP servers warned about: one line each
 	for _, lf := range leaves {
 		key := strings.Join(lf.path, ".")
 		v := lookup(tree, lf.path)
@@ -59,12 +60,38 @@ func (l *Loaded) filterProject(merged, tree map[string]any, lines map[string]int
 		case neverFromProject(lf.path, v, merged):
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s sets %s; ignored: only your own config (%s) or a flag may set it", name, key, UserFile()))
 		case !l.Trusted && needsTrust(lf.path, v, merged):
+			if lf.path[0] == "mcp_servers" && len(lf.path) > 1 {
+				if !servers[lf.path[1]] {
+					servers[lf.path[1]] = true
+					l.Warnings = append(l.Warnings, fmt.Sprintf("%s defines MCP server %q; not started because %s is not trusted (run: chanto trust %s)", name, lf.path[1], dir, dir))
+				}
+				break
+			}
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s sets %s; ignored because %s is not trusted (run: chanto trust %s)", name, key, dir, dir))
 		default:
 			continue
 		}
 		remove(tree, lf.path)
 	}
+	// A server whose every key was dropped is no server at all.
+	if servers, ok := tree["mcp_servers"].(map[string]any); ok {
+		for n, v := range servers {
+			if m, ok := v.(map[string]any); ok && emptyTable(m) {
+				delete(servers, n)
+			}
+		}
+	}
+}
+
+// emptyTable reports whether m holds no value, only empty tables.
+func emptyTable(m map[string]any) bool {
+	for _, v := range m {
+		sub, ok := v.(map[string]any)
+		if !ok || !emptyTable(sub) {
+			return false
+		}
+	}
+	return true
 }
 
 func neverFromProject(path []string, v any, merged map[string]any) bool {
@@ -73,6 +100,10 @@ func neverFromProject(path []string, v any, merged map[string]any) bool {
 		if key == k || (strings.HasSuffix(k, ".") && strings.HasPrefix(key, k)) {
 			return true
 		}
+	}
+	// An MCP server's sandbox network is the user's to grant.
+	if len(path) >= 3 && path[0] == "mcp_servers" && (path[2] == "network" || path[2] == "allow_domains") {
+		return true
 	}
 	return key == "sandbox.mode" && widens(key, v, merged)
 }

@@ -43,6 +43,9 @@ func flatten(v reflect.Value, path []string, fn func([]string, reflect.Value)) {
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
 			tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+			if tag == "-" {
+				continue
+			}
 			flatten(v.Field(i), append(path[:len(path):len(path)], tag), fn)
 		}
 	case reflect.Map:
@@ -50,6 +53,10 @@ func flatten(v reflect.Value, path []string, fn func([]string, reflect.Value)) {
 		sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 		for _, k := range keys {
 			flatten(v.MapIndex(k), append(path[:len(path):len(path)], k.String()), fn)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			fn(path, v.Elem())
 		}
 	default:
 		fn(path, v)

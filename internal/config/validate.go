@@ -42,6 +42,9 @@ func (c *checker) fail(path []string, format string, args ...any) error {
 // check walks v (as decoded from TOML) against type t.
 func (c *checker) check(v any, t reflect.Type, path []string) error {
 	key := strings.Join(path, ".")
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
 	switch {
 	case t.Kind() == reflect.Struct:
 		m, ok := v.(map[string]any)
@@ -56,6 +59,9 @@ func (c *checker) check(v any, t reflect.Type, path []string) error {
 			if err := c.check(m[k], f.Type, append(slices.Clip(path), k)); err != nil {
 				return err
 			}
+		}
+		if len(path) == 2 && path[0] == "mcp_servers" {
+			return c.checkMCPServer(m, path)
 		}
 		return nil
 	case t.Kind() == reflect.Map:
@@ -102,6 +108,11 @@ func (c *checker) checkScalar(v any, t reflect.Type, path []string) error {
 	case reflect.Bool:
 		_, ok = v.(bool)
 		want = "boolean"
+	case reflect.Float64:
+		_, isInt := v.(int64)
+		_, isFloat := v.(float64)
+		ok = isInt || isFloat
+		want = "number"
 	case reflect.Slice:
 		want = "array of strings"
 		items, isList := v.([]any)
@@ -246,6 +257,12 @@ func checkValue(path []string, v any) string {
 	if len(path) == 3 && path[0] == "team_checks" {
 		key = "team_checks.*." + path[2]
 	}
+	if len(path) == 3 && path[0] == "mcp_servers" {
+		key = "mcp_servers.*." + path[2]
+	}
+	if len(path) == 4 && path[0] == "mcp_servers" && path[2] == "env_http_headers" {
+		key = "mcp_servers.*.env_http_headers.*"
+	}
 	s, _ := v.(string)
 	n, _ := v.(int64)
 	switch key {
@@ -303,7 +320,21 @@ func checkValue(path []string, v any) string {
 		if strings.TrimSpace(s) == "" {
 			return "must not be empty"
 		}
-	case "secrets.pass_env":
+	case "mcp_servers.*.startup_timeout_sec", "mcp_servers.*.tool_timeout_sec":
+		if f := number(v); f <= 0 {
+			return fmt.Sprintf("must be greater than 0, got %v", v)
+		}
+	case "mcp_servers.*.network":
+		return oneOf(s, NetworkModes)
+	case "mcp_servers.*.url":
+		if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Sprintf("expected an http:// or https:// URL, got %q", s)
+		}
+	case "mcp_servers.*.bearer_token_env_var", "mcp_servers.*.env_http_headers.*":
+		if !envName.MatchString(s) {
+			return fmt.Sprintf("expected an environment variable name, got %q", s)
+		}
+	case "mcp_servers.*.env_vars", "secrets.pass_env":
 		for _, it := range v.([]any) {
 			if !envName.MatchString(it.(string)) {
 				return fmt.Sprintf("expected environment variable names, got %q", it)
@@ -311,6 +342,32 @@ func checkValue(path []string, v any) string {
 		}
 	}
 	return ""
+}
+
+// checkMCPServer refuses a table with both command (stdio) and url
+// (HTTP). One with neither may only adjust a server another file
+// defines (enabled = false); the MCP client names it if none does.
+func (c *checker) checkMCPServer(m map[string]any, path []string) error {
+	cmd, _ := m["command"].(string)
+	u, _ := m["url"].(string)
+	if cmd != "" && u != "" {
+		return c.fail(path, "[%s]: set command (a stdio server) or url (a streamable HTTP server), not both", strings.Join(path, "."))
+	}
+	if _, ok := m["command"]; ok && strings.TrimSpace(cmd) == "" {
+		return c.fail(append(slices.Clip(path), "command"), "%s.command: must not be empty", strings.Join(path, "."))
+	}
+	return nil
+}
+
+// number is an integer or float TOML value as a float.
+func number(v any) float64 {
+	switch x := v.(type) {
+	case int64:
+		return float64(x)
+	case float64:
+		return x
+	}
+	return 0
 }
 
 // CheckModelSpec returns "" for a well-formed "provider/model" or

@@ -118,6 +118,9 @@ type outcome struct {
 // Decide rules on one tool call. tool is the tool's name in any case
 // ("bash" or "Bash"); input is its JSON input.
 func (p *Policy) Decide(tool string, input json.RawMessage) Decision {
+	if strings.HasPrefix(tool, MCPPrefix) {
+		return p.finish(tool, p.decideMCP(tool))
+	}
 	canon, known := toolNames[strings.ToLower(tool)]
 	var o outcome
 	switch {

@@ -28,10 +28,13 @@ type rule struct {
 func parseRule(text string) (rule, error) {
 	r := rule{text: text}
 	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, MCPPrefix) {
+		return parseMCPRule(text, s)
+	}
 	name, rest, hasParen := strings.Cut(s, "(")
 	canon, ok := toolNames[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return r, fmt.Errorf("rule %q: unknown tool %q (want Bash, Read, Edit, Write, Glob, Grep or Task)", text, strings.TrimSpace(name))
+		return r, fmt.Errorf("rule %q: unknown tool %q (want Bash, Read, Edit, Write, Glob, Grep, Task or mcp__SERVER[__TOOL])", text, strings.TrimSpace(name))
 	}
 	r.tool = canon
 	if !hasParen {

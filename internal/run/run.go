@@ -41,6 +41,10 @@ const (
 	// in Runner.GitSandbox, never in the workspace sandbox, so nothing the
 	// model or a check can write changes what it may do.
 	Git
+	// Server is a long-running server the model's tools talk to (an MCP
+	// server, Runner.Start): the model's environment and temp folder;
+	// variables its configuration names come in through Spec.Env.
+	Server
 )
 
 // DefaultOutputCap is the captured-output limit when Spec.OutputCap is 0.

@@ -34,7 +34,7 @@ const (
 // tempKind is the temp folder a command of purpose p uses.
 func tempKind(p run.Purpose) string {
 	switch p {
-	case run.Model, run.Hook:
+	case run.Model, run.Hook, run.Server:
 		return tempModel
 	}
 	return tempChecks
