@@ -45,6 +45,7 @@ var layer = map[string]int{
 	"internal/junit":             45,
 	"internal/agent":             50,
 	"internal/gate":              55,
+	"internal/hookgate":          56,
 	"internal/app":               58,
 	"internal/tui":               60,
 	"internal/cli":               70,

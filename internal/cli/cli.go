@@ -104,6 +104,7 @@ func newRootCmd(std *stdio) *cobra.Command {
 		newTrustCmd(std),
 		newSessionsCmd(std),
 		newConfigCmd(std),
+		newHookCmd(std),
 	)
 	addHiddenCmds(root, std)
 	return root

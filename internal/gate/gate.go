@@ -264,15 +264,9 @@ func (p *Policy) recordRun(t *turn, call llm.Part, res tool.Result, st *agent.Tu
 	if dir == "" {
 		dir = st.Root
 	}
-	r, ok := parseOwnRun(in.Command, dir, p.opts.Checks)
+	r, ok := ParseOwnRun(in.Command, dir, p.opts.Checks)
 	if !ok {
 		return
-	}
-	if r.Plain && !r.All {
-		// What runs, not how it is spelled: tests/ holding every test
-		// file is the whole suite.
-		inv := runner.Resolve(dir, r.invocation())
-		r.All, r.Targets = inv.All, inv.Targets
 	}
 	if r.Plain && r.All && !res.TimedOut && res.Duration > 0 {
 		// The model's own full run measures the suite as well as the

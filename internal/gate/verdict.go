@@ -87,11 +87,17 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 // evidence; a run of the same tests that just timed out is not started
 // again.
 func (p *Policy) prior(t *turn) func(verify.Planned) *verify.Prior {
+	return priorRuns(t.runs, t.version)
+}
+
+// priorRuns answers verify's Prior from runs, the newest last; only runs
+// made at tree version (nothing changed since) can settle a check.
+func priorRuns(runs []ownRun, version int) func(verify.Planned) *verify.Prior {
 	return func(pl verify.Planned) *verify.Prior {
 		want := plannedWant(pl)
-		for i := len(t.runs) - 1; i >= 0; i-- {
-			r := t.runs[i]
-			if r.Version != t.version {
+		for i := len(runs) - 1; i >= 0; i-- {
+			r := runs[i]
+			if r.Version != version {
 				return nil // older runs saw another tree
 			}
 			switch {
