@@ -37,7 +37,9 @@ func PriorRuns(runs []OwnRun, version int) func(verify.Planned) *verify.Prior {
 }
 
 // SendBackText is what a failed gate run tells the model (attempt of max).
-func SendBackText(rep *verify.Report, attempt, max int) string { return gateSendBack(rep, attempt, max) }
+func SendBackText(rep *verify.Report, attempt, max int) string {
+	return gateSendBack(rep, attempt, max)
+}
 
 // ProtectNote is what the model is told right after a tool call tampered
 // with a test.
