@@ -187,6 +187,29 @@ func (t tree) ReadFile(p string) ([]byte, error) {
 	return []byte(s), nil
 }
 
+// ListDir lists the names right below dir, as protect.DirLister asks.
+func (t tree) ListDir(dir string) ([]string, error) {
+	dir = path.Clean(dir)
+	seen := map[string]bool{}
+	var out []string
+	for p := range t {
+		rest, ok := strings.CutPrefix(p, dir+"/")
+		if dir == "." {
+			rest, ok = p, true
+		}
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 // result is the outcome of one case.
 type result struct {
 	c   benchCase

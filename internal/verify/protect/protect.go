@@ -161,6 +161,7 @@ func Check(base, cur Source, changed []string, opts Options) (*Result, error) {
 	}
 	out = c.dropMoves(out, files)
 	out = c.movedTests(out, files)
+	out = append(out, c.droppedRustModules(files)...)
 	return &Result{Violations: out, Doubts: det.doubts()}, nil
 }
 

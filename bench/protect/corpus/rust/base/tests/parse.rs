@@ -1,5 +1,7 @@
 use calc::parser::parse_expr as parse;
 
+mod common;
+
 #[test]
 fn parses_a_sum() {
     assert_eq!(parse("1 + 2").unwrap(), 3);
