@@ -11,10 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/chanto-dev/chanto/internal/agents"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
 
@@ -74,6 +77,18 @@ type Options struct {
 	// Approver is a yes-or-no stand-in for Permissions (tests); it is
 	// used when Permissions is nil.
 	Approver Approver
+	// ModelSpec is the model as a --model spec, for events; empty:
+	// provider/model.
+	ModelSpec string
+	// Agents are the agents subagents are started from (the task tool's
+	// set); nil means the built-ins.
+	Agents *agents.Set
+	// OpenModel opens an agent's own model ("provider/model"); nil: agents
+	// with a model of their own cannot run.
+	OpenModel func(spec string) (llm.Provider, string, error)
+	// ReadOnlyRunner runs the bash calls of read-only agents (the oracle):
+	// the read-only sandbox. Nil: read-only agents get no bash.
+	ReadOnlyRunner *run.Runner
 }
 
 // Outcome is how a turn ended.
@@ -95,8 +110,9 @@ type Agent struct {
 	messages []llm.Message
 	window   windowState
 	turn     int
-	// subUsage sums the tokens of subagents since the last tool round;
-	// Run folds it into the turn's usage.
+	// subUsage sums the tokens of subagents since it was last folded into
+	// the turn's usage (after each tool round and each ruling).
+	subMu    sync.Mutex
 	subUsage llm.Usage
 }
 
@@ -151,7 +167,7 @@ func (a *Agent) add(m llm.Message) error {
 // they come.
 func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 	a.turn++
-	st := &TurnState{SessionID: a.opts.SessionID, Turn: a.turn, Prompt: prompt, Root: a.opts.Env.Root, Sink: a.opts.Sink}
+	st := &TurnState{SessionID: a.opts.SessionID, Turn: a.turn, Prompt: prompt, Root: a.opts.Env.Root, Sink: a.opts.Sink, Subagents: a}
 	var out Outcome
 	a.emit(event.Event{Type: event.TurnStarted})
 	defer func() {
@@ -196,6 +212,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 			cut = 0
 			cutText.Reset()
 			d := a.opts.Policy.OnFinal(ctx, st, answer)
+			a.foldSubUsage(&out.Usage)
 			if ctx.Err() != nil {
 				return out, ErrInterrupted
 			}
@@ -217,8 +234,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 		}
 		results := a.dispatch(ctx, st, calls)
 		st.ToolCalls += len(calls)
-		addUsage(&out.Usage, a.subUsage)
-		a.subUsage = llm.Usage{}
+		a.foldSubUsage(&out.Usage)
 		if err := a.add(llm.Message{Role: llm.User, Parts: results}); err != nil {
 			return out, err
 		}
@@ -273,6 +289,14 @@ func (a *Agent) call(ctx context.Context, out *Outcome) (llm.Response, error) {
 		a.emit(event.Event{Type: event.MessageCompleted, Text: text})
 	}
 	return resp, nil
+}
+
+// foldSubUsage adds the subagents' tokens since the last fold to u.
+func (a *Agent) foldSubUsage(u *llm.Usage) {
+	a.subMu.Lock()
+	defer a.subMu.Unlock()
+	addUsage(u, a.subUsage)
+	a.subUsage = llm.Usage{}
 }
 
 func (a *Agent) toolSpecs() []llm.ToolSpec {

@@ -39,6 +39,14 @@ type TurnState struct {
 	Root string
 	// Sink receives events; a policy emits verify.* and protect.* here.
 	Sink event.Sink
+	// Subagents starts a subagent of this turn (the oracle's review).
+	Subagents SubagentRunner
+}
+
+// SubagentRunner starts the agent called name on a task of the turn; the
+// Agent implements it.
+type SubagentRunner interface {
+	RunSubagent(ctx context.Context, name string, r SubagentRun) (SubagentResult, error)
 }
 
 // StopDecision is a policy's ruling on a final answer: either accept it

@@ -8,10 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
-	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/agents"
 	"github.com/chanto-dev/chanto/internal/llm"
 	"github.com/chanto-dev/chanto/internal/tool"
 )
@@ -19,30 +18,15 @@ import (
 //go:embed task.md
 var taskDoc string
 
-// Subagent types the task tool accepts.
+// Subagent types that are always there (agents.Builtins).
 const (
-	SubagentGeneral = "general-purpose"
-	SubagentExplore = "explore"
+	SubagentGeneral = agents.General
+	SubagentExplore = agents.Explore
+	SubagentOracle  = agents.Oracle
 )
 
 // DefaultSubagentTurns caps the model calls of one subagent run.
 const DefaultSubagentTurns = 30
-
-// subagentTypes lists the types with what they may use, for error messages.
-const subagentTypes = SubagentGeneral + " (every tool but task) or " + SubagentExplore + " (read-only: read, glob, grep)"
-
-// subagentSystem is added to the system prompt of every subagent.
-const subagentSystem = `
-# You are a subagent
-
-Another agent handed you one task; it does not see your conversation, only your final answer.
-Do the task with the tools you have, then end with a concise report: what you found or changed
-(files and line numbers where it helps), what you ran and its result, and anything left open.
-Do not ask questions: nobody can answer them. If the task cannot be done, say why in the report.
-`
-
-const exploreSystem = `You can only read (read, glob, grep): you cannot change files or run commands.
-`
 
 // nestedTool is a tool that runs with the calling agent at hand. The task
 // tool is one: it starts its subagent from the parent's settings, and tags
@@ -52,14 +36,18 @@ type nestedTool interface {
 }
 
 // Task is the task tool: it runs a subagent, a child Agent with a fresh
-// conversation, the same provider, model, project root, runner and
-// approver, no stop policy (DESIGN §4: subagent runs have no gate) and no
-// task tool of its own. Its final answer is the tool result. Whatever the
-// subagent changes on disk is seen by the parent's stop policy after the
-// task call, as after any other tool call.
+// conversation, the agent definition's tools, model and prompt (see
+// internal/agents), the same project root and approver, no stop policy
+// (DESIGN §4: subagent runs have no gate) and no task tool of its own. Its
+// final answer is the tool result. Whatever the subagent changes on disk
+// is seen by the parent's stop policy after the task call, as after any
+// other tool call.
 type Task struct {
 	// MaxTurns caps the subagent's model calls; 0 means DefaultSubagentTurns.
 	MaxTurns int
+	// Agents are the agents it offers; nil means the built-ins. The agent
+	// running the tool should have the same set in Options.Agents.
+	Agents *agents.Set
 }
 
 var (
@@ -76,19 +64,29 @@ type taskInput struct {
 // Name implements tool.Tool.
 func (Task) Name() string { return "task" }
 
-// Description implements tool.Tool.
-func (Task) Description() string { return taskDoc }
+// Description implements tool.Tool: the tool's text, then every agent it
+// can start with its description.
+func (t Task) Description() string {
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(taskDoc, "\n"))
+	b.WriteString("\n\nAgents (`subagent_type`):\n")
+	for _, a := range t.set().All() {
+		fmt.Fprintf(&b, "- `%s`: %s\n", a.Name, flatLine(a.Description))
+	}
+	return b.String()
+}
 
 // ReadOnly implements tool.Tool: a general-purpose subagent may write, so
 // a task call runs alone and its changes are attributed to it.
 func (Task) ReadOnly() bool { return false }
 
 // Schema implements tool.Tool.
-func (Task) Schema() json.RawMessage {
+func (t Task) Schema() json.RawMessage {
+	names, _ := json.Marshal(t.set().Names())
 	return json.RawMessage(`{"type":"object","properties":{
 "description":{"type":"string","description":"A short label for the task (3-5 words)."},
 "prompt":{"type":"string","description":"The whole task for the subagent, with the context it needs and what its report must contain."},
-"subagent_type":{"type":"string","enum":["general-purpose","explore"],"description":"general-purpose (default): every tool but task. explore: read-only (read, glob, grep)."}},
+"subagent_type":{"type":"string","enum":` + string(names) + `,"description":"The agent to start (default general-purpose); the tool's description lists what each one does."}},
 "required":["description","prompt"],"additionalProperties":false}`)
 }
 
@@ -98,31 +96,37 @@ func (Task) Run(context.Context, *tool.Env, json.RawMessage) (tool.Result, error
 	return tool.Result{}, errors.New("the task tool runs only inside an agent")
 }
 
+func (t Task) set() *agents.Set {
+	if t.Agents == nil {
+		return builtinAgents
+	}
+	return t.Agents
+}
+
+var builtinAgents = agents.NewSet(agents.Builtins("")...)
+
 func (t Task) runNested(ctx context.Context, parent *Agent, callID string, input json.RawMessage) (tool.Result, error) {
-	in, msg := parseTaskInput(input)
+	in, msg := parseTaskInput(input, t.set())
 	if msg != "" {
 		return tool.Result{Output: msg, IsError: true}, nil
 	}
-	child, err := parent.subagent(in.SubagentType, callID, t.maxTurns())
-	if err != nil {
-		return tool.Result{}, err
-	}
-	out, err := child.Run(ctx, in.Prompt)
-	addUsage(&parent.subUsage, out.Usage)
+	def, _ := t.set().Get(in.SubagentType)
+	res, err := parent.runSubagent(ctx, def, SubagentRun{
+		ID: callID, ParentToolID: callID, Description: in.Description, Prompt: in.Prompt, MaxTurns: t.maxTurns()})
 	var maxTurns *MaxTurnsError
 	switch {
 	case ctx.Err() != nil || errors.Is(err, ErrInterrupted):
-		return tool.Result{Output: lastText(child.Messages())}, ErrInterrupted
+		return tool.Result{Output: lastText(res.Messages)}, ErrInterrupted
 	case errors.As(err, &maxTurns):
 		return tool.Result{IsError: true, Output: fmt.Sprintf(
 			"the subagent made %d model calls without finishing and was stopped; split the task or do it yourself. Files it changed stay changed.%s",
-			maxTurns.Max, quoteLast(child.Messages()))}, nil
+			maxTurns.Max, quoteLast(res.Messages))}, nil
 	case err != nil:
 		return tool.Result{}, fmt.Errorf("subagent: %w", err)
-	case strings.TrimSpace(out.Answer) == "":
+	case strings.TrimSpace(res.Answer) == "":
 		return tool.Result{Output: "the subagent finished without a report", IsError: true}, nil
 	}
-	return tool.Result{Output: out.Answer}, nil
+	return tool.Result{Output: res.Answer}, nil
 }
 
 func (t Task) maxTurns() int {
@@ -134,7 +138,7 @@ func (t Task) maxTurns() int {
 
 // parseTaskInput decodes and checks a task call; a non-empty message is
 // the mistake, worded for the model.
-func parseTaskInput(input json.RawMessage) (taskInput, string) {
+func parseTaskInput(input json.RawMessage, set *agents.Set) (taskInput, string) {
 	var in taskInput
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
@@ -153,71 +157,23 @@ func parseTaskInput(input json.RawMessage) (taskInput, string) {
 	if in.SubagentType == "" {
 		in.SubagentType = SubagentGeneral
 	}
-	if in.SubagentType != SubagentGeneral && in.SubagentType != SubagentExplore {
-		return in, fmt.Sprintf("task: unknown subagent_type %q; use %s", in.SubagentType, subagentTypes)
+	if _, ok := set.Get(in.SubagentType); !ok {
+		var valid []string
+		for _, a := range set.All() {
+			valid = append(valid, a.Name+" ("+flatLine(a.Description)+")")
+		}
+		return in, fmt.Sprintf("task: unknown subagent_type %q; use one of: %s", in.SubagentType, strings.Join(valid, "; "))
 	}
 	return in, ""
 }
 
-// subagent builds the child agent of a task call of type typ.
-func (a *Agent) subagent(typ, callID string, maxTurns int) (*Agent, error) {
-	system, err := SystemPrompt(a.opts.Env.Root, time.Now())
-	if err != nil {
-		return nil, err
+// flatLine is s on one line, cut at 200 characters.
+func flatLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > 200 {
+		s = string([]rune(s)[:199]) + "…"
 	}
-	system += subagentSystem
-	if typ == SubagentExplore {
-		system += exploreSystem
-	}
-	return New(Options{
-		Provider:      a.opts.Provider,
-		Model:         a.opts.Model,
-		Tools:         subagentTools(a.opts.Tools, typ),
-		Env:           a.opts.Env.Fork(),
-		Sink:          subagentSink{parent: a.opts.Sink, toolID: callID, turn: a.turn},
-		SessionID:     a.opts.SessionID,
-		System:        system,
-		MaxTurns:      maxTurns,
-		MaxTokens:     a.opts.MaxTokens,
-		ContextWindow: a.opts.ContextWindow,
-		Policy:        NoPolicy{},
-		Permissions:   a.opts.Permissions,
-	}), nil
-}
-
-// subagentTools is what a subagent of type typ may call: never a nested
-// tool (no subagent starts another), and for explore only read-only tools.
-func subagentTools(tools []tool.Tool, typ string) []tool.Tool {
-	var out []tool.Tool
-	for _, t := range tools {
-		if _, nested := t.(nestedTool); nested {
-			continue
-		}
-		if typ == SubagentExplore && !t.ReadOnly() {
-			continue
-		}
-		out = append(out, t)
-	}
-	return out
-}
-
-// subagentSink passes a subagent's events to the parent's sink, tagged
-// with the task call's id and the parent's turn. Text deltas are dropped:
-// the subagent's text is not the answer, and text output streams deltas
-// to stdout as the answer; message.completed still carries it whole.
-type subagentSink struct {
-	parent event.Sink
-	toolID string
-	turn   int
-}
-
-func (s subagentSink) Emit(e event.Event) {
-	if e.Type == event.MessageDelta {
-		return
-	}
-	e.ParentToolID = s.toolID
-	e.Turn = s.turn
-	s.parent.Emit(e)
+	return s
 }
 
 // lastText is the text of the last assistant message in msgs.

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/chanto-dev/chanto/internal/agents"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
@@ -43,13 +44,14 @@ func TestTaskInputValidation(t *testing.T) {
 		{name: "blank prompt", input: `{"description":"look","prompt":"  "}`, want: "prompt is empty; give the subagent the whole task"},
 		{name: "no description", input: `{"prompt":"find x"}`, want: "description is empty"},
 		{name: "unknown type", input: `{"description":"d","prompt":"p","subagent_type":"coder"}`,
-			want: `unknown subagent_type "coder"; use general-purpose (every tool but task) or explore (read-only: read, glob, grep)`},
+			want: `unknown subagent_type "coder"; use one of: general-purpose (General-purpose agent`},
+		{name: "oracle", input: `{"description":"d","prompt":"p","subagent_type":"oracle"}`, typ: SubagentOracle},
 		{name: "unknown field", input: `{"description":"d","prompt":"p","model":"x"}`, want: `invalid input for task: json: unknown field "model"`},
 		{name: "wrong type", input: `{"description":"d","prompt":7}`, want: "invalid input for task"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			in, msg := parseTaskInput(json.RawMessage(tc.input))
+			in, msg := parseTaskInput(json.RawMessage(tc.input), builtinAgents)
 			if tc.want == "" {
 				if msg != "" || in.SubagentType != tc.typ {
 					t.Fatalf("got %+v, %q; want type %s and no mistake", in, msg, tc.typ)
@@ -208,7 +210,7 @@ say fine
 		t.Fatalf("a.txt = %q; explore must not change it", b)
 	}
 	var names []string
-	for _, tl := range subagentTools(append(tool.Builtin(), Task{}), SubagentExplore) {
+	for _, tl := range subagentTools(append(tool.Builtin(), Task{}), agents.Builtins("")[1], false) {
 		names = append(names, tl.Name())
 	}
 	if want := []string{"read", "glob", "grep"}; !slices.Equal(names, want) {

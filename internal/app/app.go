@@ -111,20 +111,39 @@ func Build(opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	loaded := LoadAgents(opts.Config, opts.Cwd)
+	for _, p := range loaded.Problems {
+		s.opts.Warn(p)
+	}
+	ms := &models{cfg: opts.Config}
+	if spec := opts.Config.OracleModel; spec != "" && spec != opts.Config.Model {
+		// A broken oracle_model is the user's to fix before anything runs.
+		if _, _, err := ms.open(spec); err != nil {
+			return nil, fmt.Errorf("oracle_model: %w", err)
+		}
+	}
+	ro, err := readOnlyRunner(opts.Config, opts.Cwd, RunnerOptions{Sandbox: opts.Sandbox, Warn: s.opts.Warn})
+	if err != nil {
+		return nil, err
+	}
 	s.agent = agent.New(agent.Options{
-		Provider:      opts.Provider,
-		Model:         opts.Model,
-		Tools:         append(tool.Builtin(), agent.Task{}), // subagents get no task tool
-		Env:           &tool.Env{Root: opts.Cwd, Runner: s.runner},
-		Sink:          s.sink(),
-		SessionID:     opts.Transcript.ID(),
-		System:        system,
-		MaxTurns:      opts.MaxTurns,
-		ContextWindow: opts.Config.Providers[opts.Provider.Name()].ContextWindow,
-		Transcript:    opts.Transcript,
-		History:       history,
-		Policy:        s.policy(),
-		Permissions:   s.perm,
+		Provider:       opts.Provider,
+		Model:          opts.Model,
+		ModelSpec:      opts.Config.Model,
+		Agents:         loaded.Set,
+		OpenModel:      ms.open,
+		ReadOnlyRunner: ro,
+		Tools:          Tools(loaded.Set), // subagents get no task tool
+		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner},
+		Sink:           s.sink(),
+		SessionID:      opts.Transcript.ID(),
+		System:         system,
+		MaxTurns:       opts.MaxTurns,
+		ContextWindow:  opts.Config.Providers[opts.Provider.Name()].ContextWindow,
+		Transcript:     opts.Transcript,
+		History:        history,
+		Policy:         s.policy(),
+		Permissions:    s.perm,
 	})
 	return s, nil
 }

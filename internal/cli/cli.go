@@ -105,6 +105,7 @@ func newRootCmd(std *stdio) *cobra.Command {
 		newSessionsCmd(std),
 		newConfigCmd(std),
 		newHookCmd(std),
+		newAgentsCmd(std),
 	)
 	addHiddenCmds(root, std)
 	return root

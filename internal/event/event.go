@@ -15,23 +15,25 @@ import (
 
 // Event types. The set is stable and documented in docs/json-output.md.
 const (
-	SessionStarted   = "session.started"
-	TurnStarted      = "turn.started"
-	MessageDelta     = "message.delta"
-	MessageCompleted = "message.completed"
-	ToolStarted      = "tool.started"
-	ToolCompleted    = "tool.completed"
-	ProtectViolation = "protect.violation"
-	VerifyStarted    = "verify.started"
-	VerifyCheck      = "verify.check"
-	VerifyBaseline   = "verify.baseline"
-	VerifyResult     = "verify.result"
-	VerifySentBack   = "verify.sent_back"
-	ReviewStarted    = "review.started"
-	ReviewCompleted  = "review.completed"
-	TurnCompleted    = "turn.completed"
-	Error            = "error"
-	SessionCompleted = "session.completed"
+	SessionStarted    = "session.started"
+	TurnStarted       = "turn.started"
+	MessageDelta      = "message.delta"
+	MessageCompleted  = "message.completed"
+	ToolStarted       = "tool.started"
+	ToolCompleted     = "tool.completed"
+	ProtectViolation  = "protect.violation"
+	VerifyStarted     = "verify.started"
+	VerifyCheck       = "verify.check"
+	VerifyBaseline    = "verify.baseline"
+	VerifyResult      = "verify.result"
+	VerifySentBack    = "verify.sent_back"
+	ReviewStarted     = "review.started"
+	ReviewCompleted   = "review.completed"
+	SubagentStarted   = "subagent.started"
+	SubagentCompleted = "subagent.completed"
+	TurnCompleted     = "turn.completed"
+	Error             = "error"
+	SessionCompleted  = "session.completed"
 )
 
 // Event is one line of stream-json output. Type, SessionID and Time are always
@@ -57,11 +59,56 @@ type Event struct {
 	ExitCode  *int       `json:"exit_code,omitempty"` // session.completed
 	Scope     string     `json:"scope,omitempty"`     // verify.started
 	Checks    []string   `json:"checks,omitempty"`    // verify.started
+	Review    *Review    `json:"review,omitempty"`    // review.started, review.completed
+	Subagent  *Subagent  `json:"subagent,omitempty"`  // subagent.started, subagent.completed
 
 	// ParentToolID is set on every event of a subagent: the id of the
 	// parent's task call that started it. Events without it are the main
 	// agent's.
 	ParentToolID string `json:"parent_tool_id,omitempty"`
+	// SubagentID is set on every event of a subagent (task calls and the
+	// oracle's review alike): the id its subagent.started announced.
+	SubagentID string `json:"subagent_id,omitempty"`
+}
+
+// Subagent describes a subagent run: a task call's or the review's.
+type Subagent struct {
+	// ID is the task call's id, or "review-N" for the review of turn N.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Model is the model it runs on, as a --model spec.
+	Model string `json:"model"`
+	// Description is the task call's short label.
+	Description string `json:"description,omitempty"`
+	// On subagent.completed: wall time, whether it ended without a
+	// report (an error, the call cap, an interrupt), and its tokens.
+	DurationMS int64  `json:"duration_ms,omitempty"`
+	IsError    bool   `json:"is_error,omitempty"`
+	Usage      *Usage `json:"usage,omitempty"`
+}
+
+// Review verdicts.
+const (
+	ReviewLGTM     = "lgtm"
+	ReviewFindings = "findings"
+	ReviewFailed   = "failed"
+	ReviewSkipped  = "skipped"
+)
+
+// Review is the oracle's review of a turn's diff before the gate.
+type Review struct {
+	// Verdict is set on review.completed: lgtm, findings, failed or skipped.
+	Verdict string `json:"verdict,omitempty"`
+	Model   string `json:"model,omitempty"`
+	// DurationMS is the review's wall time (review.completed).
+	DurationMS int64 `json:"duration_ms,omitempty"`
+	// Findings is the oracle's answer when it found something.
+	Findings string `json:"findings,omitempty"`
+	// Reason says why a review failed or was skipped.
+	Reason string `json:"reason,omitempty"`
+	// Files and DiffBytes describe what was reviewed (review.started).
+	Files     int `json:"files,omitempty"`
+	DiffBytes int `json:"diff_bytes,omitempty"`
 }
 
 // Tool describes a tool call.

@@ -347,3 +347,42 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// The oracle's bash: reading commands pass, anything that writes, deletes
+// or hides what it runs is refused with the reason.
+func TestReadOnlyCommand(t *testing.T) {
+	for line, want := range map[string]bool{
+		"ls -la":                              true,
+		"cat a.go | grep -n Foo":              true,
+		"git log --oneline -5 && git diff":    true,
+		"grep -rn Add . 2>/dev/null | head":   true,
+		"find . -name '*.go'":                 true,
+		"go list ./...":                       true,
+		"rm -rf x":                            false,
+		"echo hi > a.txt":                     false,
+		"cat a >> b":                          false,
+		"sed -i s/a/b/ f":                     false,
+		"find . -delete":                      false,
+		"find . -exec rm {} ;":                false,
+		"git commit -am x":                    false,
+		"git checkout -- .":                   false,
+		"go test ./...":                       false,
+		"touch x":                             false,
+		"python3 -c 'open(\"x\",\"w\")'":      false,
+		"sh -c 'rm x'":                        false,
+		"cat $(echo x)":                       false,
+		"tee out.txt":                         false,
+		"mv a b":                              false,
+		"sort -o f f":                         false,
+		"cp a b":                              false,
+		"FOO=1 ls":                            false,
+	} {
+		ok, why := ReadOnlyCommand(line)
+		if ok != want {
+			t.Errorf("ReadOnlyCommand(%q) = %v (%s), want %v", line, ok, why, want)
+		}
+		if !ok && why == "" {
+			t.Errorf("ReadOnlyCommand(%q): no reason", line)
+		}
+	}
+}
