@@ -10,6 +10,7 @@ require (
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
 	github.com/alecthomas/chroma/v2 v2.14.0 // syntax highlighting of code blocks in the TUI (glamour's highlighter)
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
+	github.com/aymanbagabas/go-udiff v0.4.1 // unified diffs of a turn for the oracle to review (a port of the Go tools' own diff)
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
 	github.com/charmbracelet/x/ansi v0.11.9 // ANSI-aware wrapping of what the TUI prints into the scrollback (bubbletea's own dependency)
 	github.com/landlock-lsm/go-landlock v0.11.2 // the sandbox's second file layer

@@ -19,6 +19,7 @@ var layer = map[string]int{
 	"internal/durable":           0,
 	"internal/event":             5,
 	"internal/config":            5,
+	"internal/agents":            12,
 	"internal/shell":             0,
 	"internal/ini":               0,
 	"internal/run":               10,

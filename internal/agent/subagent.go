@@ -83,7 +83,8 @@ func (a *Agent) runSubagent(ctx context.Context, def agents.Agent, r SubagentRun
 	a.subMu.Unlock()
 	u := event.Usage(out.Usage)
 	done := info
-	done.DurationMS, done.Usage = time.Since(start).Milliseconds(), &u
+	ms := time.Since(start).Milliseconds()
+	done.DurationMS, done.Usage = &ms, &u
 	done.IsError = err != nil || strings.TrimSpace(out.Answer) == ""
 	a.emit(event.Event{Type: event.SubagentCompleted, Subagent: &done, SubagentID: r.ID, ParentToolID: r.ParentToolID})
 	return SubagentResult{Answer: out.Answer, Model: spec, Usage: out.Usage, Messages: child.Messages()}, err
@@ -124,7 +125,7 @@ func (a *Agent) subagent(def agents.Agent, r SubagentRun) (*Agent, string, error
 		Provider:      prov,
 		Model:         model,
 		ModelSpec:     spec,
-		Tools:         subagentTools(a.opts.Tools, def, env.Runner != nil),
+		Tools:         SubagentTools(a.opts.Tools, def, env.Runner != nil),
 		Env:           env,
 		Sink:          subagentSink{parent: a.opts.Sink, id: r.ID, toolID: r.ParentToolID, turn: a.turn},
 		SessionID:     a.opts.SessionID,
@@ -148,11 +149,11 @@ func (a *Agent) modelSpec() string {
 	return a.opts.Provider.Name() + "/" + a.opts.Model
 }
 
-// subagentTools is what a subagent of def may call: the tools it names
+// SubagentTools is what a subagent of def may call: the tools it names
 // (all of the parent's when it names none), never a nested tool (no
 // subagent starts another), and for a read-only agent only read-only
 // tools, plus bash when a read-only runner exists.
-func subagentTools(tools []tool.Tool, def agents.Agent, readOnlyBash bool) []tool.Tool {
+func SubagentTools(tools []tool.Tool, def agents.Agent, readOnlyBash bool) []tool.Tool {
 	var out []tool.Tool
 	for _, t := range tools {
 		if _, nested := t.(nestedTool); nested {

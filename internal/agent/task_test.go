@@ -210,7 +210,7 @@ say fine
 		t.Fatalf("a.txt = %q; explore must not change it", b)
 	}
 	var names []string
-	for _, tl := range subagentTools(append(tool.Builtin(), Task{}), agents.Builtins("")[1], false) {
+	for _, tl := range SubagentTools(append(tool.Builtin(), Task{}), agents.Builtins("")[1], false) {
 		names = append(names, tl.Name())
 	}
 	if want := []string{"read", "glob", "grep"}; !slices.Equal(names, want) {

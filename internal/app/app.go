@@ -196,6 +196,7 @@ func newGate(cfg config.Config, root, fullReason string, t Transcript, runner *r
 		MaxAttempts:    g.MaxAttempts,
 		Timeout:        time.Duration(g.TimeoutSecs) * time.Second,
 		ProtectTests:   g.ProtectTests,
+		Oracle:         g.Oracle,
 		AllowTestEdits: g.AllowTestEdits,
 		Runner:         runner,
 		Root:           repoTop(runner, root, log),

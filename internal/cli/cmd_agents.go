@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/agents"
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/safetext"
@@ -58,19 +59,15 @@ func newAgentsCmd(std *stdio) *cobra.Command {
 }
 
 func agentViews(set *agents.Set, mainModel string) []agentView {
-	all := app.ToolNames()
+	tools := app.Tools(set)
 	var out []agentView
 	for _, a := range set.All() {
-		v := agentView{Name: a.Name, Description: a.Description, Source: a.Source, Model: a.Model, Tools: a.Tools, ReadOnly: a.ReadOnly}
+		v := agentView{Name: a.Name, Description: a.Description, Source: a.Source, Model: a.Model, Tools: []string{}, ReadOnly: a.ReadOnly}
 		if v.Model == "" {
 			v.Model = mainModel
 		}
-		if v.Tools == nil {
-			for _, t := range all {
-				if t != "task" {
-					v.Tools = append(v.Tools, t)
-				}
-			}
+		for _, t := range agent.SubagentTools(tools, a, true) {
+			v.Tools = append(v.Tools, t.Name())
 		}
 		out = append(out, v)
 	}

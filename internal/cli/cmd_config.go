@@ -64,11 +64,7 @@ func runConfig(std *stdio, asJSON bool) error {
 	fmt.Fprintf(std.out, "# project:      %s (%s)\n", safetext.Line(root), trust)
 	tw := tabwriter.NewWriter(std.out, 0, 0, 2, ' ', 0)
 	for _, s := range l.Sources() {
-		note := ""
-		if s.NotInEffect {
-			note = " (not yet in effect)"
-		}
-		fmt.Fprintf(tw, "%s = %s\t# %s%s\n", safetext.Line(s.Key), safetext.Line(s.Value), safetext.Line(s.From), note)
+		fmt.Fprintf(tw, "%s = %s\t# %s\n", safetext.Line(s.Key), safetext.Line(s.Value), safetext.Line(s.From))
 	}
 	return tw.Flush()
 }

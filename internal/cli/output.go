@@ -110,7 +110,7 @@ type lastVerdict struct {
 }
 
 func (l *lastVerdict) see(e event.Event) {
-	if e.Type == event.VerifyResult && e.ParentToolID == "" && e.Verify != nil {
+	if e.Type == event.VerifyResult && e.ParentToolID == "" && e.SubagentID == "" && e.Verify != nil {
 		l.end = e.Verify
 	}
 }
@@ -168,6 +168,7 @@ type jsonOutput struct {
 
 	mu      sync.Mutex
 	verdict lastVerdict
+	review  *event.Review
 }
 
 // jsonResult is the stable shape of --output-format json.
@@ -182,20 +183,26 @@ type jsonResult struct {
 	SessionID string          `json:"session_id"`
 	ExitCode  int             `json:"exit_code"`
 	NumTurns  int             `json:"num_turns"`
-	Error     string          `json:"error,omitempty"`
+	// Review is the oracle's review of the turn's diff ([guardrails]
+	// oracle = true), absent when none ran or was skipped.
+	Review *event.Review `json:"review,omitempty"`
+	Error  string        `json:"error,omitempty"`
 }
 
 func (j *jsonOutput) Emit(e event.Event) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.verdict.see(e)
+	if e.Type == event.ReviewCompleted && e.SubagentID == "" {
+		j.review = e.Review
+	}
 }
 
 func (j *jsonOutput) finish(r runResult) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	res := jsonResult{Result: r.Answer, Verdict: r.Verdict, Evidence: r.Evidence, Usage: r.Usage,
-		SessionID: r.SessionID, ExitCode: r.ExitCode, NumTurns: r.NumTurns, Failures: j.verdict.failures(r.Verdict)}
+		SessionID: r.SessionID, ExitCode: r.ExitCode, NumTurns: r.NumTurns, Failures: j.verdict.failures(r.Verdict), Review: j.review}
 	if r.Err != nil {
 		res.Error = r.Err.Error()
 	}

@@ -87,7 +87,6 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		return nil, err
 	}
 	l.markProjectServers()
-	l.warnNotInEffect()
 	return l, nil
 }
 

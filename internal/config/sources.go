@@ -17,8 +17,6 @@ type Source struct {
 	Raw any `json:"value"`
 	// From is "default", "FILE:LINE" or "flag --NAME".
 	From string `json:"source"`
-	// NotInEffect marks a key that is accepted but does nothing yet.
-	NotInEffect bool `json:"not_in_effect,omitempty"`
 }
 
 // Sources lists every effective key in a stable order with its origin.
@@ -30,7 +28,7 @@ func (l *Loaded) Sources() []Source {
 		if from == "" {
 			from = "default"
 		}
-		out = append(out, Source{Key: key, Value: tomlValue(v), Raw: v.Interface(), From: from, NotInEffect: NotYetInEffect(key)})
+		out = append(out, Source{Key: key, Value: tomlValue(v), Raw: v.Interface(), From: from})
 	})
 	return out
 }

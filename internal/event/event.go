@@ -46,7 +46,7 @@ type Event struct {
 	Turn  int    `json:"turn,omitempty"`
 	Model string `json:"model,omitempty"` // session.started
 	Cwd   string `json:"cwd,omitempty"`   // session.started
-	Text  string `json:"text,omitempty"`  // message.delta, message.completed, review.completed
+	Text  string `json:"text,omitempty"`  // message.delta, message.completed
 
 	Tool      *Tool      `json:"tool,omitempty"`      // tool.started, tool.completed
 	Violation *Violation `json:"violation,omitempty"` // protect.violation
@@ -82,7 +82,7 @@ type Subagent struct {
 	Description string `json:"description,omitempty"`
 	// On subagent.completed: wall time, whether it ended without a
 	// report (an error, the call cap, an interrupt), and its tokens.
-	DurationMS int64  `json:"duration_ms,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
 	IsError    bool   `json:"is_error,omitempty"`
 	Usage      *Usage `json:"usage,omitempty"`
 }
@@ -100,8 +100,9 @@ type Review struct {
 	// Verdict is set on review.completed: lgtm, findings, failed or skipped.
 	Verdict string `json:"verdict,omitempty"`
 	Model   string `json:"model,omitempty"`
-	// DurationMS is the review's wall time (review.completed).
-	DurationMS int64 `json:"duration_ms,omitempty"`
+	// DurationMS is the review's wall time (review.completed, always
+	// present there, 0 included).
+	DurationMS *int64 `json:"duration_ms,omitempty"`
 	// Findings is the oracle's answer when it found something.
 	Findings string `json:"findings,omitempty"`
 	// Reason says why a review failed or was skipped.

@@ -60,6 +60,9 @@ type Options struct {
 	// Root is the folder the turn snapshot covers (the repository's top
 	// level); empty means the agent's project root.
 	Root string
+	// Oracle has the oracle review the turn's diff once before the gate
+	// ([guardrails] oracle = true; verify on only).
+	Oracle bool
 	// FullRunSecs are full-run durations measured earlier in the session
 	// (read back from its transcript), by verify.FullRunKey; Measured
 	// hears each new one, to record it there.
@@ -101,6 +104,8 @@ type turn struct {
 	lastGate     *gateRun
 
 	baseline *copyBaseline // full scope: run in a copy of the turn-start tree
+
+	review *reviewState // the oracle's review of this turn, once it ran or was skipped
 }
 
 // gateRun remembers the last gate run of the turn.
@@ -224,7 +229,16 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	if !p.Settings().Verify {
 		return p.failedRunRule(t, st)
 	}
-	return p.gate(ctx, t, st)
+	if p.opts.Oracle {
+		if d, sent := p.review(ctx, t, st); sent {
+			return d
+		}
+	}
+	d := p.gate(ctx, t, st)
+	if clause := reviewEvidence(t.review); clause != "" && d.SendBack == "" && d.Evidence != "" {
+		d.Evidence += " " + clause
+	}
+	return d
 }
 
 func (p *Policy) turn() *turn {

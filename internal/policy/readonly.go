@@ -10,14 +10,14 @@ import (
 // nothing but their output. The read-only sandbox is the boundary; this
 // list turns a write attempt into a clear refusal instead of an EROFS.
 var readOnlyCommands = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": false, "ls": true, "tree": true, "stat": true,
+	"cat": true, "head": true, "tail": true, "ls": true, "tree": true, "stat": true,
 	"file": true, "wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
 	"find": true, "fd": true, "diff": true, "cmp": true, "comm": true, "sort": true, "uniq": true,
-	"cut": true, "tr": true, "nl": true, "column": true, "jq": true, "awk": false, "sed": true,
+	"cut": true, "tr": true, "nl": true, "column": true, "jq": true,
 	"basename": true, "dirname": true, "realpath": true, "readlink": true, "pwd": true,
 	"echo": true, "printf": true, "true": true, "false": true, "test": true, "[": true,
 	"which": true, "type": true, "date": true, "uname": true, "du": true, "df": true,
-	"sha256sum": true, "sha1sum": true, "md5sum": true, "od": true, "xxd": true, "hexdump": true,
+	"sha256sum": true, "sha1sum": true, "md5sum": true, "od": true, "hexdump": true,
 	"strings": true, "git": true, "go": true, "cd": true,
 }
 
@@ -25,7 +25,7 @@ var readOnlyCommands = map[string]bool{
 var readOnlyGit = map[string]bool{
 	"log": true, "show": true, "diff": true, "status": true, "blame": true, "grep": true,
 	"ls-files": true, "ls-tree": true, "rev-parse": true, "cat-file": true, "shortlog": true,
-	"describe": true, "branch": false, "tag": false, "remote": false,
+	"describe": true,
 }
 
 // readOnlyGo are the go subcommands that only read (go vet and go test
@@ -77,10 +77,10 @@ func readOnlyArgs(args []string) string {
 		switch {
 		case name == "find" && (a == "-delete" || strings.HasPrefix(a, "-exec") || strings.HasPrefix(a, "-ok") || strings.HasPrefix(a, "-fprint") || a == "-fls"):
 			return "find " + a + " writes or runs commands"
-		case name == "sed" && (a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place")):
-			return "sed " + a + " edits files in place"
-		case name == "sort" && (a == "-o" || strings.HasPrefix(a, "--output")):
-			return "sort " + a + " writes a file"
+		case (name == "sort" || name == "tree") && (strings.HasPrefix(a, "-o") || strings.HasPrefix(a, "--output")):
+			return name + " " + a + " writes a file"
+		case name == "git" && (a == "-O" || strings.HasPrefix(a, "--open-files-in-pager")):
+			return "git " + a + " runs a pager"
 		case (name == "git" || name == "diff") && strings.HasPrefix(a, "--output"):
 			return name + " " + a + " writes a file"
 		case name == "fd" && (a == "-x" || a == "-X" || strings.HasPrefix(a, "--exec")):

@@ -61,14 +61,15 @@ func messageText(m llm.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// conversationText is the system prompt, every message and the tool names.
+// conversationText is the system prompt, every message and the tools'
+// names and descriptions.
 func conversationText(req llm.Request) string {
 	parts := []string{req.System}
 	for _, m := range req.Messages {
 		parts = append(parts, messageText(m))
 	}
 	for _, t := range req.Tools {
-		parts = append(parts, t.Name)
+		parts = append(parts, t.Name, t.Description)
 	}
 	return strings.Join(parts, "\n")
 }
