@@ -121,7 +121,12 @@ func (a *Agent) subagent(def agents.Agent, r SubagentRun) (*Agent, string, error
 	if maxTurns <= 0 {
 		maxTurns = DefaultSubagentTurns
 	}
+	var more func() []tool.Tool
+	if def.Tools == nil && !def.ReadOnly {
+		more = a.opts.MoreTools // an agent that names no tools has the parent's, MCP ones included
+	}
 	return New(Options{
+		MoreTools:     more,
 		Provider:      prov,
 		Model:         model,
 		ModelSpec:     spec,
