@@ -178,3 +178,10 @@ func humanSize(n int) string {
 	}
 	return fmt.Sprintf("%d KB", (n+512)/1024)
 }
+
+// ContextUse is the conversation's size in tokens (as estimate measures
+// it) and the model's window, for a face's "context left". Call it
+// between turns: a running turn changes the conversation.
+func (a *Agent) ContextUse() (used, window int) {
+	return a.estimate(), a.windowSize()
+}

@@ -104,7 +104,7 @@ func Build(opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.perm, err = newPermitter(opts.Config.Permissions, opts.Cwd, hooks, s.opts.Warn)
+	s.perm, err = newPermitter(s.withSavedAllows(opts.Config.Permissions), opts.Cwd, hooks, s.opts.Warn)
 	if opts.Interactive {
 		s.perm.ask = s.ask
 	}

@@ -134,3 +134,44 @@ func TestSettingsReachTheGate(t *testing.T) {
 		t.Fatalf("SetMode: %v, %+v", err, s.Settings().Permissions)
 	}
 }
+
+// An "always" answer is saved for the project folder: the next session
+// there runs the same command without asking; another folder still asks.
+func TestAlwaysIsSavedForTheFolder(t *testing.T) {
+	s, dir := build(t, `call bash {"command":"touch one.txt"}
+---
+say done
+`)
+	if _, end := drive(t, s, "go", Answer{Allow: true, Always: true}); end.Err != nil {
+		t.Fatal(end.Err)
+	}
+	saved, err := config.SavedAllows(dir)
+	if err != nil || len(saved) != 1 || !strings.Contains(saved[0], "touch") {
+		t.Fatalf("saved = %v, %v", saved, err)
+	}
+	again := func(cwd string) []Question {
+		sc, _ := scripted.Parse("again.script", "call bash {\"command\":\"touch one.txt\"}\n---\nsay done\n")
+		tr, err := OpenTranscript(Reopen{}, cwd, "scripted")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := config.Default()
+		cfg.Sandbox.Mode = sandbox.ModeOff
+		s2, err := Build(Options{Config: cfg, Cwd: cwd, Provider: scripted.New(sc), Model: "scripted", Transcript: tr, Interactive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s2.Close()
+		qs, end := drive(t, s2, "go", Answer{Allow: true})
+		if end.Err != nil {
+			t.Fatal(end.Err)
+		}
+		return qs
+	}
+	if qs := again(dir); len(qs) != 0 {
+		t.Errorf("the saved rule did not apply: asked %+v", qs)
+	}
+	if qs := again(t.TempDir()); len(qs) != 1 {
+		t.Errorf("another folder was not asked: %+v", qs)
+	}
+}

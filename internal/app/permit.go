@@ -84,8 +84,13 @@ func (p *permitter) Permit(ctx context.Context, t tool.Tool, input json.RawMessa
 	return agent.Permission{Tool: t.Name(), By: agent.ByUser, Detail: detail}
 }
 
-// allowAlways adds an allow rule for the rest of the session.
+// allowAlways adds an allow rule for the rest of the session and saves
+// it for the project folder (config.AllowFile), so later sessions there
+// have it too.
 func (p *permitter) allowAlways(rule string) {
+	if err := config.SaveAllow(config.FindProjectRoot(p.root), rule); err != nil && p.warn != nil {
+		p.warn("allow " + rule + ": not saved for later sessions: " + err.Error())
+	}
 	_, perms := p.current()
 	if slices.Contains(perms.Allow, rule) {
 		return
@@ -97,3 +102,19 @@ func (p *permitter) allowAlways(rule string) {
 }
 
 var _ agent.Permitter = (*permitter)(nil)
+
+// withSavedAllows adds the rules the user saved for this project folder
+// by answering "always" before; a broken store is said and skipped.
+func (s *Session) withSavedAllows(perms config.Permissions) config.Permissions {
+	saved, err := config.SavedAllows(config.FindProjectRoot(s.opts.Cwd))
+	if err != nil {
+		s.opts.Warn("saved allow rules ignored: " + err.Error())
+		return perms
+	}
+	for _, r := range saved {
+		if !slices.Contains(perms.Allow, r) {
+			perms.Allow = append(slices.Clone(perms.Allow), r)
+		}
+	}
+	return perms
+}

@@ -49,6 +49,9 @@ type Answer struct {
 type TurnEnd struct {
 	Outcome agent.Outcome
 	Err     error
+	// ContextUsed and ContextWindow are the conversation's size after the
+	// turn and the model's window, in tokens (a face's "context left").
+	ContextUsed, ContextWindow int
 }
 
 // ErrBusy is Prompt while a turn runs.
@@ -81,10 +84,20 @@ func (s *Session) Prompt(prompt string) error {
 	}
 	go func() {
 		out, err := s.agent.Run(ctx, prompt)
+		used, window := s.agent.ContextUse()
 		s.turns.end()
-		s.updates.push(Update{TurnEnd: &TurnEnd{Outcome: out, Err: err}})
+		s.updates.push(Update{TurnEnd: &TurnEnd{Outcome: out, Err: err, ContextUsed: used, ContextWindow: window}})
 	}()
 	return nil
+}
+
+// Context is the conversation's size and the model's window, in tokens;
+// while a turn runs it reports 0, 0 (the turn's end carries the figures).
+func (s *Session) Context() (used, window int) {
+	if s.Busy() {
+		return 0, 0
+	}
+	return s.agent.ContextUse()
 }
 
 // Busy reports whether a turn is running.

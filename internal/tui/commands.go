@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,6 +13,8 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/app"
+	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/llm"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/session"
 )
@@ -209,14 +212,29 @@ func (m *model) cmdCost(string) tea.Cmd {
 	if len(m.usage) == 0 {
 		return m.print("no tokens used yet in this session")
 	}
+	price, priced := llm.KnownPrice(m.opts.App.Model)
 	var b strings.Builder
-	var in, out int64
-	for i, u := range m.usage {
-		fmt.Fprintf(&b, "turn %d: %d in, %d out\n", i+1, u.InputTokens, u.OutputTokens)
-		in += u.InputTokens
-		out += u.OutputTokens
+	var all llm.Usage
+	line := func(label string, u llm.Usage) {
+		fmt.Fprintf(&b, "%-8s %s in, %s out", label, tokens(u.TotalInput()), tokens(u.OutputTokens))
+		if u.CacheReadTokens > 0 {
+			fmt.Fprintf(&b, " (%s from the cache)", tokens(u.CacheReadTokens))
+		}
+		if priced {
+			fmt.Fprintf(&b, ", %s", dollars(price.Cost(u)))
+		}
+		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "all:    %d in, %d out", in, out)
+	for i, u := range m.usage {
+		line(fmt.Sprintf("turn %d:", i+1), llm.Usage(u))
+		addUsage(&all, u)
+	}
+	line("all:", all)
+	if !priced {
+		fmt.Fprintf(&b, "no price known for %s: tokens only", m.opts.App.Model)
+	} else {
+		b.WriteString("at the list prices chanto knows (internal/llm/price.go)")
+	}
 	return m.print(b.String())
 }
 
@@ -261,6 +279,7 @@ func (m *model) cmdPermissions(string) tea.Cmd {
 		mode = agent.ModeDefault
 	}
 	lines := []string{"mode: " + mode + lockdown(p.Lockdown)}
+	saved, _ := config.SavedAllows(config.FindProjectRoot(m.opts.App.Cwd))
 	for _, r := range []struct {
 		name  string
 		rules []string
@@ -271,6 +290,9 @@ func (m *model) cmdPermissions(string) tea.Cmd {
 		}
 		lines = append(lines, r.name+":")
 		for _, x := range r.rules {
+			if r.name == "allow" && slices.Contains(saved, x) {
+				x += "  (your \"always\", saved in " + config.AllowFile() + ")"
+			}
 			lines = append(lines, "  "+x)
 		}
 	}

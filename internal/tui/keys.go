@@ -148,7 +148,7 @@ func (m *model) answerKey(s string) tea.Cmd {
 			return nil
 		}
 		m.answer(app.Answer{Allow: true, Always: true})
-		return m.print(m.st.dim.Render("  allowed for this session: " + q.Suggest))
+		return m.print(m.st.dim.Render("  always allowed in this folder: " + q.Suggest + " (saved in " + config.AllowFile() + ")"))
 	case "n", "N":
 		m.mode = modeReason
 		m.draft = m.input.Value()

@@ -48,6 +48,9 @@ type model struct {
 
 	turn     turnView
 	usage    []event.Usage // per turn, for /cost
+	// ctxUsed and ctxWindow size the conversation against the model's
+	// window (tokens), as of the last turn's end.
+	ctxUsed, ctxWindow int
 	lastQuit time.Time     // the first Ctrl+C of a pair
 	notice   string        // a one-line hint under the input
 	quitting bool
@@ -256,6 +259,7 @@ func (m *model) onBuilt(msg builtMsg) tea.Cmd {
 		return m.print(m.st.bad.Render("✗ " + msg.err.Error()))
 	}
 	m.sess = msg.sess
+	m.ctxUsed, m.ctxWindow = m.sess.Context()
 	// listen blocks until the session says something, so it runs beside
 	// the prints, not in sequence with them.
 	prints := []tea.Cmd{m.print(m.banner())}

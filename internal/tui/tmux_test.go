@@ -134,7 +134,7 @@ call edit {"path":"calc.go","old_string":"return a * b","new_string":"return a +
 say Fixed for real.
 `)
 	tm := startTerm(t, dir, 100, 40, "--model", "scripted:"+script, "--verify", "--sandbox", "off")
-	tm.wait("? keys")
+	tm.wait(" out")
 	tm.typeLine("fix add")
 	tm.wait("Allow edit?")
 	tm.keys("y")
@@ -162,7 +162,7 @@ say Done.
 	tm.wait("verify off")
 	tm.typeLine("/verify full")
 	tm.wait("verify: on, full suite (/verify full)")
-	tm.wait("verify on · full")
+	tm.wait("verify full")
 	tm.typeLine("fix add")
 	s := tm.wait("Verified: ")
 	if !strings.Contains(s, "full suite: /verify full") {
@@ -189,7 +189,7 @@ say I changed the test.
 say I changed the test.
 `)
 			tm := startTerm(t, dir, 120, 40, "--model", "scripted:"+script, "--permission-mode", "bypass", "--sandbox", "off")
-			tm.wait("? keys")
+			tm.wait(" out")
 			tm.typeLine("make the tests pass")
 			tm.wait("⚠ Test protection:")
 			tm.wait("Allow this test change for the session?")
@@ -221,7 +221,7 @@ func TestTmuxEscCtrlCResumeAndResize(t *testing.T) {
 say never
 `)
 	tm := startTerm(t, dir, 80, 24, "--model", "scripted:"+script, "--permission-mode", "bypass", "--sandbox", "off")
-	tm.wait("? keys")
+	tm.wait(" out")
 	tm.typeLine("wait for it")
 	tm.wait("Run sleep 30")
 	tm.keys("Escape")
@@ -230,7 +230,7 @@ say never
 		tm.resize(size[0], size[1])
 		time.Sleep(150 * time.Millisecond)
 	}
-	tm.wait("? keys")
+	tm.wait(" out")
 	tm.keys("-l", "draft")
 	tm.keys("C-c")
 	tm.wait("Press Ctrl+C again to quit")

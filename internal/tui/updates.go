@@ -115,6 +115,9 @@ func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 		lines = append(lines, m.markdown(partial))
 	}
 	out, err := end.Outcome, end.Err
+	if end.ContextWindow > 0 {
+		m.ctxUsed, m.ctxWindow = end.ContextUsed, end.ContextWindow
+	}
 	var refused *agent.PromptRefusedError
 	switch {
 	case errors.Is(err, agent.ErrInterrupted) || m.turn.interrupted && err != nil:

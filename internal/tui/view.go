@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/app"
+	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/llm"
 )
 
 // View draws the live region only: the streaming reply, running tools,
@@ -159,22 +162,69 @@ func (m *model) footer(w int) string {
 	}
 	verify := "verify off"
 	if st.Gate.Verify {
-		verify = "verify on · related"
+		verify = "verify related"
 		if st.Gate.Full {
-			verify = "verify on · full"
+			verify = "verify full"
 		}
 	}
-	var in, out int64
-	for _, u := range m.usage {
-		in += u.InputTokens
-		out += u.OutputTokens
+	parts := []string{shortModel(m.opts.App.Config.Model), mode, verify}
+	if left := m.contextLeft(); left != "" {
+		parts = append(parts, left)
 	}
-	parts := []string{m.opts.App.Config.Model, mode, verify, fmt.Sprintf("%s in / %s out", tokens(in), tokens(out))}
+	parts = append(parts, m.spent())
 	if len(m.queued) > 0 {
 		parts = append(parts, fmt.Sprintf("%d queued", len(m.queued)))
 	}
-	parts = append(parts, "? keys")
-	return m.st.dim.Render(truncate(strings.Join(parts, " · "), w))
+	line := strings.Join(parts, " · ")
+	if len([]rune(line))+9 <= w {
+		line += " · ? keys"
+	}
+	return m.st.dim.Render(truncate(line, w))
+}
+
+// shortModel names a scripted model by its file alone.
+func shortModel(spec string) string {
+	if path, ok := strings.CutPrefix(spec, "scripted:"); ok {
+		return "scripted:" + filepath.Base(path)
+	}
+	return spec
+}
+
+// spent is the session's tokens, and their cost when the model's price
+// is known: "12.3k in / 800 out · $0.05".
+func (m *model) spent() string {
+	var all llm.Usage
+	for _, u := range m.usage {
+		addUsage(&all, u)
+	}
+	s := fmt.Sprintf("%s in / %s out", tokens(all.TotalInput()), tokens(all.OutputTokens))
+	if p, ok := llm.KnownPrice(m.opts.App.Model); ok {
+		s += " · " + dollars(p.Cost(all))
+	}
+	return s
+}
+
+func addUsage(to *llm.Usage, u event.Usage) {
+	to.InputTokens += u.InputTokens
+	to.OutputTokens += u.OutputTokens
+	to.CacheReadTokens += u.CacheReadTokens
+	to.CacheCreateTokens += u.CacheCreateTokens
+}
+
+// contextLeft is "83% context left" once the conversation was measured.
+func (m *model) contextLeft() string {
+	if m.ctxWindow <= 0 {
+		return ""
+	}
+	left := 100 - m.ctxUsed*100/m.ctxWindow
+	return fmt.Sprintf("%d%% context left", min(max(left, 0), 100))
+}
+
+func dollars(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("$%.2f", v)
+	}
+	return fmt.Sprintf("$%.0f", v)
 }
 
 func tokens(n int64) string {
