@@ -46,14 +46,14 @@ type model struct {
 	// picker lists the sessions /resume offers.
 	picker []sessionChoice
 
-	turn     turnView
-	usage    []event.Usage // per turn, for /cost
+	turn  turnView
+	usage []event.Usage // per turn, for /cost
 	// ctxUsed and ctxWindow size the conversation against the model's
 	// window (tokens), as of the last turn's end.
 	ctxUsed, ctxWindow int
-	lastQuit time.Time     // the first Ctrl+C of a pair
-	notice   string        // a one-line hint under the input
-	quitting bool
+	lastQuit           time.Time // the first Ctrl+C of a pair
+	notice             string    // a one-line hint under the input
+	quitting           bool
 	// compacting is set while /compact's summary turn runs.
 	compacting bool
 	// files are the project's files for @path completion.
