@@ -47,6 +47,7 @@ var layer = map[string]int{
 	"internal/agent":             50,
 	"internal/gate":              55,
 	"internal/hookgate":          56,
+	"internal/hookinstall":       20,
 	"internal/app":               58,
 	"internal/tui":               60,
 	"internal/cli":               70,

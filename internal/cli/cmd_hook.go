@@ -26,12 +26,15 @@ func newHookCmd(std *stdio) *cobra.Command {
 		Long: `chanto hook claude|codex|gemini reads one hook event of that agent on stdin
 and answers on stdout in its format: a snapshot when a turn starts, test
 protection after each tool call, the project's checks when the agent stops.
+chanto hook install AGENT writes the entries that run it into the agent's
+settings; uninstall removes them; status shows what is installed where.
 See docs/hooks-for-agents.md.`,
 		Args: cobra.NoArgs,
 	}
 	for _, a := range hookgate.Agents {
 		cmd.AddCommand(newHookAgentCmd(std, a))
 	}
+	cmd.AddCommand(hookSetupCmds(std)...)
 	return cmd
 }
 
