@@ -233,6 +233,9 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	if res.ExitCode == 0 && !res.TimedOut && o.NoReport != "" && len(o.Failures) == 0 {
 		cr.CouldNotRun = noReportReason(c, o.NoReport)
 	}
+	if cr.CouldNotRun == "" && cr.NotFound == "" {
+		cr.CouldNotRun = importReason(c, cr, text)
+	}
 	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.Failures) == 0 && rn.NoTests(res.ExitCode, o.Tests, text)
 	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == "" && cr.CouldNotRun == ""
 	return cr, nil
