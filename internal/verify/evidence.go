@@ -116,7 +116,7 @@ func onlyOldEvidence(rep *Report, e *engine) string {
 	text := oldChecks(rep.Checks, e)
 	var after []CheckRun
 	for _, c := range rep.Checks[first+1:] {
-		if c.Passed || c.NoTests || c.FromModelRun {
+		if c.Passed || c.NoTests && !c.Dependent || c.FromModelRun {
 			after = append(after, c)
 		}
 	}

@@ -23,6 +23,26 @@ import (
 // noModule is Python's message for an import of a module that is nowhere.
 var noModule = regexp.MustCompile(`ModuleNotFoundError: No module named '([A-Za-z_][\w.]*)'`)
 
+// noMetadata is importlib.metadata's message for a distribution that is
+// not installed (a test reading importlib.metadata.version("pkg")).
+var noMetadata = regexp.MustCompile(`PackageNotFoundError: No package metadata was found for ([A-Za-z0-9][\w.-]*)`)
+
+// projectName is the [project] name of dir's pyproject.toml, or "".
+func projectName(dir string) string {
+	var doc struct {
+		Project struct{ Name string } `toml:"project"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(dir, "pyproject.toml"), &doc); err != nil {
+		return ""
+	}
+	return doc.Project.Name
+}
+
+// pyNormalized is a project name in PEP 503's form, "" for none.
+func pyNormalized(name string) string {
+	return strings.ToLower(strings.NewReplacer("_", "-", ".", "-").Replace(name))
+}
+
 // importReason says why a Python check that failed in collection could
 // not import what it needed, or "" when its failures are the tests' own.
 func importReason(c detect.Check, cr CheckRun, text string) string {
@@ -44,6 +64,11 @@ func importReason(c detect.Check, cr CheckRun, text string) string {
 				return packageReason(c, m[1], where)
 			}
 		}
+	}
+	if m := noMetadata.FindStringSubmatch(text); m != nil && pyNormalized(m[1]) == pyNormalized(projectName(c.Dir)) {
+		py := interpreter(c)
+		return "the package under test, " + m[1] + ", is not installed for " + py + ", and its tests read its metadata (" +
+			strings.TrimSpace(m[0]) + "); install it (" + py + " -m pip install -e .)"
 	}
 	if len(ms) == 0 || c.Runner != detect.Pytest || cr.ExitCode != 4 || len(cr.Failures) > 0 || !strings.Contains(text, "while loading conftest") {
 		return ""

@@ -14,7 +14,7 @@ import (
 // failing test or a missing submodule is the tests' own failure.
 func TestImportReason(t *testing.T) {
 	dir := t.TempDir()
-	for name, body := range map[string]string{"lib/shop/__init__.py": "", "pytest.ini": "[pytest]\ntestpaths = tests\n"} {
+	for name, body := range map[string]string{"lib/shop/__init__.py": "", "pytest.ini": "[pytest]\ntestpaths = tests\n", "pyproject.toml": "[project]\nname = \"Shop\"\n"} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -38,6 +38,8 @@ func TestImportReason(t *testing.T) {
 		{"unittest", unittest, CheckRun{ExitCode: 1, Failures: []Failure{{ID: "unittest.loader._FailedTest.test_shop"}}}, "ImportError: Failed to import test module: test_shop\n" + missing, "install it (/opt/py/bin/python -m pip install -e .) or run the tests with PYTHONPATH=lib"},
 		{"a test failed", pytest, CheckRun{ExitCode: 1, Failures: []Failure{{ID: "tests.test_shop::test_x", Name: "test_x"}}}, missing, ""},
 		{"a submodule", pytest, CheckRun{ExitCode: 2, Failures: collection}, "ModuleNotFoundError: No module named 'shop.gone'\n", ""},
+		{"metadata", pytest, CheckRun{ExitCode: 2, Failures: collection}, "E   importlib.metadata.PackageNotFoundError: No package metadata was found for shop\n", "the package under test, shop, is not installed for python3, and its tests read its metadata (PackageNotFoundError: No package metadata was found for shop); install it (python3 -m pip install -e .)"},
+		{"metadata of another", pytest, CheckRun{ExitCode: 2, Failures: collection}, "PackageNotFoundError: No package metadata was found for other\n", ""},
 		{"passed", pytest, CheckRun{ExitCode: 0}, missing, ""},
 	}
 	for _, tc := range cases {
