@@ -2,6 +2,7 @@ package protect
 
 import (
 	"encoding/json"
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -142,6 +143,56 @@ func (d *Detector) jsRulesFor(p string) *jsRules {
 		}
 	}
 	return &jsRules{dir: ".", broad: true}
+}
+
+// Keeps reports whether the move of a test file from old to new keeps it
+// in every collection that had it, and if not, which runner loses it. A
+// file can be collected by more than its nearest package's runner: pinia's
+// packages/pinia has a test script chanto does not know (so any test-like
+// name counts there) while the root vitest config collects
+// packages/**/*.spec.ts. Renaming __tests__/a.spec.ts to a.cases.ts keeps
+// the first collection and loses the second: its tests no longer run.
+func (d *Detector) Keeps(old, new string) (bool, string) {
+	ok, why := d.Collects(new)
+	if !ok {
+		return false, why
+	}
+	switch langOf(old) {
+	case "javascript", "typescript", "tsx":
+	default:
+		return true, ""
+	}
+	for _, r := range d.jsRuleChain(old) {
+		for _, run := range r.runners {
+			if run.collects(rel(r.dir, old)) && !run.collects(rel(r.dir, new)) {
+				where := r.dir
+				if where == "." {
+					where = "the project root"
+				}
+				return false, fmt.Sprintf("%s in %s collects %s", run.name, where, strings.Join(run.describe(), ", "))
+			}
+		}
+	}
+	return true, ""
+}
+
+// jsRuleChain is every folder's JavaScript runner rules from p's folder
+// up to the root.
+func (d *Detector) jsRuleChain(p string) []*jsRules {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*jsRules
+	for _, dir := range ancestors(p) {
+		r, ok := d.js[dir]
+		if !ok {
+			r = d.loadJSRules(dir)
+			d.js[dir] = r
+		}
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // packageJSON is the part of package.json that says how tests run.

@@ -114,7 +114,7 @@ func (c *comparer) movedOut(p string, files []string) []Violation {
 		if _, inBase, _ := read(c.base, np); inBase {
 			continue
 		}
-		ok, why := c.det.cur.Collects(np)
+		ok, why := c.det.cur.Keeps(p, np)
 		if ok {
 			continue
 		}

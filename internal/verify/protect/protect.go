@@ -314,7 +314,7 @@ func (c *comparer) movedIntact(p string) (ok bool) {
 		if am == nil || am.lang != bm.lang {
 			continue
 		}
-		if ok, _ := c.det.cur.Collects(np); !ok {
+		if ok, _ := c.det.cur.Keeps(p, np); !ok {
 			continue
 		}
 		if sameTests(bm, am) && sameMarkers(bm.markers, am.markers) {

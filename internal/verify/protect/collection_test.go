@@ -44,3 +44,38 @@ func TestRustAutomodCrateDeleted(t *testing.T) {
 		t.Fatalf("honest rename reported %v (%v)", vs, err)
 	}
 }
+
+// TestJSMoveLostByRootRunner: the package's own test script is one chanto
+// does not know, and the root vitest config collects the package's spec
+// files (vuejs/pinia). A rename out of the root's include loses the tests.
+func TestJSMoveLostByRootRunner(t *testing.T) {
+	files := map[string]string{
+		"package.json":                      `{"scripts":{"test":"vitest run"},"devDependencies":{"vitest":"*"}}`,
+		"vite.config.ts":                    "export default { test: { include: ['packages/**/*.spec.ts'] } }\n",
+		"packages/core/package.json":        `{"scripts":{"test":"pnpm build && tsc -p test-dts"}}`,
+		"packages/core/__tests__/a.spec.ts": "it('adds', () => {\n  expect(1 + 1).toBe(2)\n})\n",
+	}
+	for _, c := range []struct {
+		to   string
+		kind Kind
+	}{
+		{"packages/core/__tests__/a.cases.ts", RenamedOutOfCollection},
+		{"packages/core/__tests__/zz-a.spec.ts", ""},
+	} {
+		base := writeTree(t, files)
+		cur := writeTree(t, files)
+		if err := os.Rename(filepath.Join(cur, "packages/core/__tests__/a.spec.ts"), filepath.Join(cur, c.to)); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := Compare(DirSource(base), DirSource(cur), []string{"packages/core/__tests__/a.spec.ts", c.to}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.kind == "" && len(vs) > 0:
+			t.Errorf("%s: honest rename reported %v", c.to, vs)
+		case c.kind != "" && (len(vs) == 0 || vs[0].Kind != c.kind):
+			t.Errorf("%s: want %s, got %v", c.to, c.kind, vs)
+		}
+	}
+}
