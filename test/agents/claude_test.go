@@ -9,23 +9,15 @@ import (
 	"testing"
 )
 
-// claudeSettings is .claude/settings.json with chanto's hooks, as
-// `chanto hook install claude` writes them.
-func claudeSettings(t *testing.T, dir string) {
+// installHooks runs `chanto hook install AGENT` in dir, with the hook
+// command naming the binary under test.
+func installHooks(t *testing.T, dir string, env []string, agent string, flags ...string) {
 	t.Helper()
-	hook := `{"type":"command","command":"` + chantoBin + ` hook claude","timeout":600}`
-	settings := `{"hooks":{` +
-		`"SessionStart":[{"hooks":[` + hook + `]}],` +
-		`"UserPromptSubmit":[{"hooks":[` + hook + `]}],` +
-		`"PostToolUse":[{"matcher":"*","hooks":[` + hook + `]}],` +
-		`"PostToolUseFailure":[{"matcher":"*","hooks":[` + hook + `]}],` +
-		`"Stop":[{"hooks":[` + hook + `]}],` +
-		`"SubagentStop":[{"hooks":[` + hook + `]}]}}`
-	if err := os.MkdirAll(filepath.Join(dir, ".claude"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
+	args := append([]string{"-C", dir, "hook", "install", agent, "--command", chantoBin}, flags...)
+	cmd := exec.Command(chantoBin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chanto hook install %s: %v\n%s", agent, err, out)
 	}
 }
 
@@ -34,12 +26,13 @@ func claudeSettings(t *testing.T, dir string) {
 func runClaude(t *testing.T, dir, config string, m *fakeModel) string {
 	t.Helper()
 	bin := claudeBinary(t)
-	claudeSettings(t, dir)
+	home := t.TempDir()
+	installHooks(t, dir, []string{"HOME=" + home}, "claude")
 	srv := anthropicServer(t, m)
 	cmd := exec.Command(bin, "-p", "Fix the failing test in this Go module.", "--model", "claude-sonnet-4-5",
 		"--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "CHANTO_HOME="+chantoHome(t, config),
+	cmd.Env = append(os.Environ(), "HOME="+home, "CHANTO_HOME="+chantoHome(t, config),
 		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=sk-fake-for-tests",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1")
 	cmd.Env = append(cmd.Env, goEnv(t)...)

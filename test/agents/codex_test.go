@@ -9,9 +9,10 @@ import (
 )
 
 // codexHome is a CODEX_HOME whose config points Codex at the fake model
-// (a custom provider on the Responses wire) with hooks on, and whose
-// hooks.json runs chanto.
-func codexHome(t *testing.T, url string) string {
+// (a custom provider on the Responses wire) with hooks on and the project
+// trusted; `chanto hook install codex --trust` then writes the project's
+// .codex/hooks.json and records the hooks' approval.
+func codexHome(t *testing.T, url, dir string) string {
 	t.Helper()
 	home := t.TempDir()
 	cfg := `model = "gpt-5"
@@ -27,18 +28,14 @@ env_key = "FAKE_MODEL_KEY"
 
 [features]
 hooks = true
+
+[projects."` + dir + `"]
+trust_level = "trusted"
 `
-	hook := `{"type":"command","command":"` + chantoBin + ` hook codex","timeout":600}`
-	hooks := `{"hooks":{` +
-		`"SessionStart":[{"hooks":[` + hook + `]}],` +
-		`"UserPromptSubmit":[{"hooks":[` + hook + `]}],` +
-		`"PostToolUse":[{"matcher":"*","hooks":[` + hook + `]}],` +
-		`"Stop":[{"hooks":[` + hook + `]}]}}`
-	for name, content := range map[string]string{"config.toml": cfg, "hooks.json": hooks} {
-		if err := os.WriteFile(filepath.Join(home, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	installHooks(t, dir, []string{"CODEX_HOME=" + home, "HOME=" + home}, "codex", "--trust")
 	return home
 }
 
@@ -48,10 +45,8 @@ func runCodex(t *testing.T, dir, config string, m *fakeModel) string {
 	t.Helper()
 	bin := codexBinary(t)
 	srv := responsesServer(t, m)
-	home := codexHome(t, srv.URL)
-	// --dangerously-bypass-hook-trust: a new hook needs the user's review
-	// in /hooks before Codex runs it; this run has no user to ask.
-	cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "Fix the failing test in this Go module.")
+	home := codexHome(t, srv.URL, dir)
+	cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "Fix the failing test in this Go module.")
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader("")
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home, "FAKE_MODEL_KEY=sk-fake-for-tests", "CHANTO_HOME="+chantoHome(t, config))
