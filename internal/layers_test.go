@@ -44,6 +44,7 @@ var layer = map[string]int{
 	"internal/verify/baseline":   30,
 	"internal/verify":            40,
 	"internal/junit":             45,
+	"internal/goal":              45,
 	"internal/agent":             50,
 	"internal/gate":              55,
 	"internal/hookgate":          56,

@@ -27,6 +27,9 @@ const (
 	VerifyBaseline    = "verify.baseline"
 	VerifyResult      = "verify.result"
 	VerifySentBack    = "verify.sent_back"
+	GoalSet           = "goal.set"
+	GoalCriterion     = "goal.criterion"
+	GoalResult        = "goal.result"
 	ReviewStarted     = "review.started"
 	ReviewCompleted   = "review.completed"
 	SubagentStarted   = "subagent.started"
@@ -48,19 +51,22 @@ type Event struct {
 	Cwd   string `json:"cwd,omitempty"`   // session.started
 	Text  string `json:"text,omitempty"`  // message.delta, message.completed
 
-	Tool      *Tool      `json:"tool,omitempty"`      // tool.started, tool.completed
-	Violation *Violation `json:"violation,omitempty"` // protect.violation
-	Check     *Check     `json:"check,omitempty"`     // verify.check
-	Baseline  *Baseline  `json:"baseline,omitempty"`  // verify.baseline
-	Verify    *VerifyEnd `json:"verify,omitempty"`    // verify.result
-	SentBack  *SentBack  `json:"sent_back,omitempty"` // verify.sent_back
-	Usage     *Usage     `json:"usage,omitempty"`     // turn.completed
-	Error     string     `json:"error,omitempty"`     // error
-	ExitCode  *int       `json:"exit_code,omitempty"` // session.completed
-	Scope     string     `json:"scope,omitempty"`     // verify.started
-	Checks    []string   `json:"checks,omitempty"`    // verify.started
-	Review    *Review    `json:"review,omitempty"`    // review.started, review.completed
-	Subagent  *Subagent  `json:"subagent,omitempty"`  // subagent.started, subagent.completed
+	Tool      *Tool      `json:"tool,omitempty"`        // tool.started, tool.completed
+	Violation *Violation `json:"violation,omitempty"`   // protect.violation
+	Check     *Check     `json:"check,omitempty"`       // verify.check
+	Baseline  *Baseline  `json:"baseline,omitempty"`    // verify.baseline
+	Verify    *VerifyEnd `json:"verify,omitempty"`      // verify.result
+	SentBack  *SentBack  `json:"sent_back,omitempty"`   // verify.sent_back
+	Goal      *Goal      `json:"goal,omitempty"`        // goal.set
+	Criterion *Criterion `json:"criterion,omitempty"`   // goal.criterion
+	GoalEnd   *GoalEnd   `json:"goal_result,omitempty"` // goal.result
+	Usage     *Usage     `json:"usage,omitempty"`       // turn.completed
+	Error     string     `json:"error,omitempty"`       // error
+	ExitCode  *int       `json:"exit_code,omitempty"`   // session.completed
+	Scope     string     `json:"scope,omitempty"`       // verify.started
+	Checks    []string   `json:"checks,omitempty"`      // verify.started
+	Review    *Review    `json:"review,omitempty"`      // review.started, review.completed
+	Subagent  *Subagent  `json:"subagent,omitempty"`    // subagent.started, subagent.completed
 
 	// ParentToolID is set on every event of a subagent: the id of the
 	// parent's task call that started it. Events without it are the main
@@ -207,6 +213,44 @@ type SentBack struct {
 	Text    string `json:"text"`
 	Attempt int    `json:"attempt"`
 	Max     int    `json:"max"`
+}
+
+// Goal is a goal as it was set (goal.set): its statement, its criteria
+// in their text form ("test: TestParse") and its budget. Cleared is set
+// when the goal was removed (the other fields are then empty).
+type Goal struct {
+	Statement string   `json:"statement"`
+	Criteria  []string `json:"criteria"`
+	MaxTurns  int      `json:"max_turns,omitempty"`
+	MaxTokens int64    `json:"max_tokens,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	Cleared   bool     `json:"cleared,omitempty"`
+}
+
+// Criterion is one outcome criterion as it ran (goal.criterion).
+type Criterion struct {
+	// Index is its position in the goal, from 0.
+	Index int `json:"index"`
+	// Kind is command, output, test or file; Criterion its text form.
+	Kind      string `json:"kind"`
+	Criterion string `json:"criterion"`
+	Passed    bool   `json:"passed"`
+	// Why says what did not hold; empty when it passed.
+	Why string `json:"why,omitempty"`
+	// Output is the command's or the test run's output, trimmed.
+	Output     string `json:"output"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// GoalEnd is how the goal stood when the stop policy ruled (goal.result):
+// met, or the first criterion not met and why, and the criteria that held.
+// Budget names the limit that ran out ("max_turns 20"), when one did.
+type GoalEnd struct {
+	Met    bool     `json:"met"`
+	Held   []string `json:"held"`
+	Unmet  string   `json:"unmet,omitempty"`
+	Why    string   `json:"why,omitempty"`
+	Budget string   `json:"budget,omitempty"`
 }
 
 // Usage counts tokens.
