@@ -72,6 +72,8 @@ type Options struct {
 	History []llm.Message
 	// Policy rules on final answers; nil means NoPolicy.
 	Policy Policy
+	// Budget, if set, may end a turn before a model call (a goal's budget).
+	Budget Budget
 	// Permissions rules on each tool call; nil runs everything.
 	Permissions Permitter
 	// Approver is a yes-or-no stand-in for Permissions (tests); it is
@@ -192,12 +194,19 @@ func (a *Agent) Run(ctx context.Context, prompt string) (Outcome, error) {
 		if a.opts.MaxTurns > 0 && out.ModelCalls >= a.opts.MaxTurns {
 			return out, &MaxTurnsError{Max: a.opts.MaxTurns}
 		}
+		if a.opts.Budget != nil {
+			st.ModelCalls, st.Usage = out.ModelCalls, out.Usage
+			if d, over := a.opts.Budget(ctx, st); over {
+				out.Verdict, out.Evidence = d.Verdict, d.Evidence
+				return out, d.Err
+			}
+		}
 		resp, err := a.call(ctx, &out)
 		if err != nil {
 			return out, err
 		}
 		calls := resp.Message.ToolCalls()
-		st.Messages, st.ModelCalls = a.messages, out.ModelCalls
+		st.Messages, st.ModelCalls, st.Usage = a.messages, out.ModelCalls, out.Usage
 		if len(calls) == 0 && resp.StopReason == llm.StopMaxTokens && cut < maxContinues {
 			// The reply hit the output limit mid-answer: ask for the rest.
 			cut++

@@ -33,6 +33,8 @@ type TurnState struct {
 	// ModelCalls counts the model calls of this turn; ToolCalls its tool calls.
 	ModelCalls int
 	ToolCalls  int
+	// Usage sums the tokens of this turn's model calls so far.
+	Usage llm.Usage
 	// SendBacks counts the answers this turn already sent back.
 	SendBacks int
 	// Root is the project root the tools work in.
@@ -88,6 +90,11 @@ type Policy interface {
 	// OnFinal rules on answer, the model's final text of this turn.
 	OnFinal(ctx context.Context, st *TurnState, answer string) StopDecision
 }
+
+// Budget is asked before each model call of a turn whether a budget ran
+// out (a goal's max_turns or tokens); over, the turn ends at once with the
+// decision's verdict and evidence.
+type Budget func(ctx context.Context, st *TurnState) (d StopDecision, over bool)
 
 // Decorator wraps a policy in a cross-cutting concern (the user's hooks
 // around the gate), the way mvdan/sh chains its handlers.

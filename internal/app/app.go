@@ -19,6 +19,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/gate"
 	"github.com/chanto-dev/chanto/internal/git"
+	"github.com/chanto-dev/chanto/internal/goal"
 	"github.com/chanto-dev/chanto/internal/hook"
 	"github.com/chanto-dev/chanto/internal/llm"
 	"github.com/chanto-dev/chanto/internal/run"
@@ -45,6 +46,9 @@ type Options struct {
 	Schema *agent.SchemaPolicy
 	// MaxTurns caps the model calls of a turn; 0: no cap.
 	MaxTurns int
+	// Goal, when set, is the session's goal from now on (--goal,
+	// --goal-file); nil keeps the goal a resumed session had.
+	Goal *goal.Goal
 	// Sink receives the events. Nil: they come out of Updates.
 	Sink event.Sink
 	// Interactive sessions ask the user (a Question in Updates) where the
@@ -143,8 +147,12 @@ func Build(opts Options) (*Session, error) {
 		Transcript:     opts.Transcript,
 		History:        history,
 		Policy:         s.policy(),
+		Budget:         s.budget(),
 		Permissions:    s.perm,
 	})
+	if err := s.startGoal(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -225,6 +233,14 @@ func (s *Session) sink() event.Sink {
 		return s.opts.Sink
 	}
 	return event.Func(func(e event.Event) { s.updates.push(Update{Event: &e}) })
+}
+
+// budget is the goal's budget check, for a session with a gate.
+func (s *Session) budget() agent.Budget {
+	if s.gate == nil {
+		return nil
+	}
+	return s.gate.OverBudget
 }
 
 // ID is the session id.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 
@@ -37,6 +38,10 @@ type Transcript interface {
 	// of the session (the gate's 30 s rule).
 	FullRuns() map[string]float64
 	RecordFullRun(key string, secs float64) error
+	// Goal and RecordGoal keep the session's goal (its JSON; nil: none)
+	// across runs of the session.
+	Goal() json.RawMessage
+	RecordGoal(json.RawMessage) error
 }
 
 var _ Transcript = (*session.Session)(nil)

@@ -73,7 +73,7 @@ func (s *Session) Run(ctx context.Context, prompt string) (agent.Outcome, error)
 		return agent.Outcome{}, err
 	}
 	defer s.turns.end()
-	return s.agent.Run(ctx, prompt)
+	return s.agent.Run(ctx, s.withGoal(prompt))
 }
 
 // Prompt starts a turn in the background; its end comes as a TurnEnd update.
@@ -82,6 +82,7 @@ func (s *Session) Prompt(prompt string) error {
 	if err != nil {
 		return err
 	}
+	prompt = s.withGoal(prompt)
 	go func() {
 		out, err := s.agent.Run(ctx, prompt)
 		used, window := s.agent.ContextUse()

@@ -27,6 +27,7 @@ type agentOptions struct {
 	lockdown       bool
 	sandbox        string
 	verify         VerifyOptions
+	goal           goalOptions
 }
 
 // VerifyOptions are the verified-mode flags. They are collected here so
@@ -72,6 +73,7 @@ func addAgentFlags(root *cobra.Command, std *stdio) {
 	f.BoolVar(&opts.verify.Full, "verify-full", false, "verified mode with the full suite instead of related tests")
 	f.StringArrayVar(&opts.verify.Checks, "verify-check", nil, "a check `COMMAND` for verified mode (repeatable; replaces the configured checks)")
 	f.StringArrayVar(&opts.verify.AllowTestEdits, "allow-test-edits", nil, "let the model change the test files at `PATH` (repeatable)")
+	addGoalFlags(root, &opts.goal)
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if opts.verify.Full || len(opts.verify.Checks) > 0 {
 			opts.verify.Enabled = true
@@ -120,6 +122,9 @@ func (o *agentOptions) validate() error {
 	if o.outputSchema != "" && o.verify.Enabled {
 		return usageError("--output-schema runs have no done-gate; drop --verify or the schema")
 	}
+	if o.outputSchema != "" && o.goal.set() {
+		return usageError("--output-schema runs have no done-gate, so they cannot hold a goal; drop the goal or the schema")
+	}
 	return nil
 }
 
@@ -145,6 +150,9 @@ func readPrompt(o *agentOptions, args []string, in io.Reader) (string, error) {
 			return "", fmt.Errorf("read prompt from stdin: %w", err)
 		}
 		prompt = string(data)
+	}
+	if strings.TrimSpace(prompt) == "" && o.goal.set() {
+		return goalPrompt, nil
 	}
 	if strings.TrimSpace(prompt) == "" {
 		return "", usageError("no prompt: write it after -p (chanto -p \"fix the parser\") or pipe it on stdin")

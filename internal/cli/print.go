@@ -11,6 +11,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/goal"
 	"github.com/chanto-dev/chanto/internal/llm"
 )
 
@@ -26,6 +27,7 @@ type printRun struct {
 	model      string
 	session    app.Transcript
 	schema     *agent.SchemaPolicy
+	goal       *goal.Goal
 	out        output
 }
 
@@ -77,7 +79,11 @@ func preparePrint(opts *agentOptions, std *stdio) (*printRun, error) {
 		diag(std.err, "warning: %s", w)
 	}
 	applyFlags(&cfg, opts)
-	pr := &printRun{opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std), fullReason: fullReason(loaded, opts.verify.Full)}
+	g, err := opts.goal.build(loaded, cwd)
+	if err != nil {
+		return nil, err
+	}
+	pr := &printRun{goal: g, opts: opts, cfg: cfg, cwd: cwd, out: newOutput(opts.outputFormat, std), fullReason: fullReason(loaded, opts.verify.Full)}
 	if opts.outputSchema != "" {
 		if pr.schema, err = agent.LoadSchema(opts.outputSchema); err != nil {
 			return nil, usageError("%v", err)
@@ -147,6 +153,7 @@ func (pr *printRun) run(ctx context.Context, prompt string, log *slog.Logger) ru
 		FullReason: pr.fullReason,
 		Schema:     pr.schema,
 		MaxTurns:   pr.opts.maxTurns,
+		Goal:       pr.goal,
 		Sink:       pr.out,
 		Warn:       warnText,
 		Logger:     log,

@@ -80,6 +80,8 @@ type Policy struct {
 	// fullRunSecs remembers full-suite durations across the session.
 	fullRunSecs map[string]float64
 	t           *turn
+	// goal is the session's goal, if one is set.
+	goal goalState
 }
 
 // turn is the state of one turn. mu serializes the tool-call hooks, which
@@ -104,6 +106,7 @@ type turn struct {
 	lastGate     *gateRun
 
 	baseline *copyBaseline // full scope: run in a copy of the turn-start tree
+	goalRun  *goalRun      // the last run of the goal's criteria
 
 	review *reviewState // the oracle's review of this turn, once it ran or was skipped
 }
@@ -112,6 +115,12 @@ type turn struct {
 type gateRun struct {
 	version int
 	report  *verify.Report
+	// end is set when the checks passed and the goal's criteria ran: the
+	// verdict that stands while nothing changes, and its verify.result.
+	end       *agent.StopDecision
+	endResult *event.VerifyEnd
+	// toolCalls is how many tool calls the turn had made then.
+	toolCalls int
 }
 
 var _ agent.Policy = (*Policy)(nil)
@@ -136,6 +145,7 @@ func New(opts Options) *Policy {
 // call.
 func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
 	t := &turn{reported: map[string]bool{}, ready: make(chan struct{})}
+	p.startGoalTurn()
 	root := p.opts.Root
 	if root == "" {
 		root = st.Root
@@ -156,7 +166,7 @@ func (p *Policy) OnTurnStart(ctx context.Context, st *agent.TurnState) error {
 	go func() {
 		defer close(t.ready)
 		t.snap, t.snapErr = snapshot.Take(ctx, p.opts.Runner, root)
-		if t.snapErr == nil && p.Settings().Verify && p.Settings().Full {
+		if t.snapErr == nil && (p.Settings().Verify || p.Goal() != nil) && p.Settings().Full {
 			t.baseline = startCopyBaseline(ctx, t.snap, p.baselineOptions())
 		}
 	}()
@@ -215,7 +225,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.snapErr != nil {
-		if p.Settings().Verify {
+		if p.Settings().Verify || p.Goal() != nil {
 			return notVerified(st, verify.NotVerifiedEvidence("the change set could not be determined ("+t.snapErr.Error()+")"), nil)
 		}
 		return agent.Accept()
@@ -226,7 +236,7 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 			return d
 		}
 	}
-	if !p.Settings().Verify {
+	if !p.Settings().Verify && p.Goal() == nil {
 		return p.failedRunRule(t, st)
 	}
 	if p.opts.Oracle {

@@ -15,9 +15,23 @@ import (
 // baseline and evidence as `chanto verify` computes them, against the
 // turn-start snapshot, with the model's own covering runs standing in.
 func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.StopDecision {
+	gl := p.Goal()
 	if g := t.lastGate; g != nil && g.version == t.version {
+		if g.end != nil && g.end.Verdict == agent.NotVerified && g.toolCalls != st.ToolCalls {
+			// The checks stand, but the model worked since a goal
+			// criterion failed (built, ran something outside the tree's
+			// tracked files): the criteria run again.
+			g.toolCalls = st.ToolCalls
+			if gl != nil {
+				return p.goalGate(ctx, t, st, g.report, gl)
+			}
+		}
 		// Nothing changed since the last gate run: its verdict stands, and
 		// the model's answer (its explanation) is kept.
+		if g.end != nil {
+			emit(st, event.Event{Type: event.VerifyResult, Verify: g.endResult})
+			return *g.end
+		}
 		emit(st, event.Event{Type: event.VerifyResult, Verify: g.report.Result()})
 		return agent.StopDecision{Verdict: g.report.Verdict, Evidence: g.report.Evidence}
 	}
@@ -45,6 +59,9 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		Watcher:     p.opts.Watcher,
 		Prior:       p.prior(t),
 	}
+	if gl != nil && st.Sink != nil {
+		opts.Events = dropResult{st.Sink}
+	}
 	if t.baseline != nil {
 		opts.Baseline = t.baseline.wait(ctx, st)
 	}
@@ -56,9 +73,15 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		return agent.StopDecision{Verdict: agent.NotVerified, Evidence: verify.NotVerifiedEvidence("the gate could not run: " + err.Error())}
 	}
 	p.rememberFullRuns(rep)
-	t.lastGate = &gateRun{version: t.version, report: rep}
+	t.lastGate = &gateRun{version: t.version, report: rep, toolCalls: st.ToolCalls}
+	if gl != nil && (rep.Verdict != verify.NotVerified || onlyNoTests(rep)) {
+		return p.goalGate(ctx, t, st, rep, gl)
+	}
 	if rep.Verdict != verify.NotVerified {
 		return agent.StopDecision{Verdict: rep.Verdict, Evidence: rep.Evidence}
+	}
+	if gl != nil {
+		emit(st, event.Event{Type: event.VerifyResult, Verify: rep.Result()})
 	}
 	end := agent.StopDecision{Verdict: agent.NotVerified, Evidence: rep.Evidence}
 	if len(rep.Checks) == 0 || len(rep.Violations) > 0 {

@@ -28,6 +28,8 @@ type Transcript struct {
 	// FullRuns are the gate's full-run measurements, by check key (the
 	// last one of each).
 	FullRuns map[string]float64
+	// Goal is the last goal recorded (its JSON), nil when none or cleared.
+	Goal json.RawMessage
 
 	partial   []byte // the torn last line, if any
 	validSize int64  // bytes up to the end of the last whole line
@@ -87,6 +89,9 @@ func Read(id string) (*Transcript, error) {
 		}
 		if rec.Message != nil {
 			t.Messages = append(t.Messages, rec.message())
+		}
+		if rec.Goal != nil {
+			t.Goal = goalOrNil(rec.Goal)
 		}
 		if fr := rec.FullRun; fr != nil {
 			if t.FullRuns == nil {

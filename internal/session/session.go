@@ -48,6 +48,9 @@ type record struct {
 	// FullRun is a measurement the gate keeps across turns: how long a
 	// full run of a check took.
 	FullRun *FullRun `json:"full_run,omitempty"`
+	// Goal is the session's goal as it was set (its JSON; "null" when it
+	// was cleared): resume keeps the last one.
+	Goal json.RawMessage `json:"goal,omitempty"`
 }
 
 // FullRun is how long a full run of one check took (Key names the check).
@@ -92,6 +95,7 @@ type Session struct {
 	history  []llm.Message
 	warnings []string
 	fullRuns map[string]float64
+	goal     json.RawMessage
 }
 
 // Dir is the folder of session id.
@@ -151,7 +155,7 @@ func Open(id string) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	return &Session{meta: t.Meta, dir: dir, file: f, history: t.Messages, warnings: t.Warnings, fullRuns: t.FullRuns}, nil
+	return &Session{meta: t.Meta, dir: dir, file: f, history: t.Messages, warnings: t.Warnings, fullRuns: t.FullRuns, goal: t.Goal}, nil
 }
 
 // ID is the session's ID.
@@ -232,6 +236,44 @@ func (s *Session) RecordFullRun(key string, secs float64) error {
 	}
 	s.fullRuns[key] = secs
 	return durable.Sync(s.file)
+}
+
+// Goal is the session's goal as last recorded (its JSON), nil when none
+// was set or the last was cleared.
+func (s *Session) Goal() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.goal
+}
+
+// RecordGoal appends the goal (its JSON; nil clears it) to the transcript,
+// so --resume and --continue keep it.
+func (s *Session) RecordGoal(g json.RawMessage) error {
+	if g == nil {
+		g = json.RawMessage("null")
+	}
+	line, err := json.Marshal(record{Time: time.Now().UTC(), Goal: g})
+	if err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.file == nil {
+		return errors.New("session: closed")
+	}
+	if _, err := s.file.Write(append(line, '\n')); err != nil {
+		return fmt.Errorf("session: %w", err)
+	}
+	s.goal = goalOrNil(g)
+	return durable.Sync(s.file)
+}
+
+// goalOrNil maps a recorded "null" (cleared) to no goal.
+func goalOrNil(g json.RawMessage) json.RawMessage {
+	if string(g) == "null" {
+		return nil
+	}
+	return g
 }
 
 // History returns the conversation so far: loaded plus appended messages.

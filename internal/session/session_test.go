@@ -256,3 +256,40 @@ func TestFullRunsSurviveReopen(t *testing.T) {
 		t.Fatalf("history = %d messages, want 1 (a measurement is not a message)", len(h))
 	}
 }
+
+func TestGoalSurvivesReopen(t *testing.T) {
+	home(t)
+	s, err := Create(t.TempDir(), "scripted:x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Append(userMsg("hi"))
+	if err := s.RecordGoal([]byte(`{"statement":"a"}`)); err != nil {
+		t.Fatal(err)
+	}
+	s.RecordGoal([]byte(`{"statement":"b"}`))
+	s.Close()
+	again, err := Open(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(again.Goal()); got != `{"statement":"b"}` {
+		t.Fatalf("goal = %s, want the last one recorded", got)
+	}
+	if h, _ := again.History(); len(h) != 1 {
+		t.Fatalf("history = %d messages, want 1 (a goal is not a message)", len(h))
+	}
+	// Cleared: nil after a reopen too.
+	if err := again.RecordGoal(nil); err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+	third, err := Open(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	if g := third.Goal(); g != nil {
+		t.Fatalf("goal after clearing = %s", g)
+	}
+}
