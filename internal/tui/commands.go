@@ -125,6 +125,7 @@ var keyHelp = [][2]string{
 	{"↑ / ↓", "prompt history"},
 	{"Ctrl+R", "search the prompt history"},
 	{"Ctrl+G", "edit the prompt in $EDITOR"},
+	{"Ctrl+O", "the full transcript: whole tool outputs and diffs"},
 	{"Tab", "complete a /command or @file"},
 	{"@path", "attach a file to the prompt"},
 	{"!cmd", "run a shell command; its output goes with the next prompt"},

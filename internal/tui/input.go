@@ -68,7 +68,7 @@ func (m *model) sendNext() tea.Cmd {
 		m.notice = err.Error()
 		return nil
 	}
-	m.turn = turnView{busy: true, started: now(), inputs: map[string][]byte{}}
+	m.turn = turnView{busy: true, started: now(), inputs: map[string][]byte{}, subSums: map[string][2]string{}}
 	return tea.Batch(m.print(shown), tick())
 }
 

@@ -24,7 +24,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "ctrl+c" {
 		return m.ctrlC()
 	}
+	if s == "ctrl+o" && m.mode != modeTranscript && m.mode != modeTrust {
+		return m.openTranscript()
+	}
 	switch m.mode {
+	case modeTranscript:
+		return m.transcriptKey(k)
 	case modeQuestion:
 		return m.answerKey(s)
 	case modeTestEdit:
@@ -52,6 +57,9 @@ func (m *model) ctrlC() tea.Cmd {
 	m.fitInput()
 	if m.mode == modeSearch || m.mode == modeHelp {
 		m.mode = modeInput
+	}
+	if m.mode == modeTranscript {
+		return m.closeTranscript()
 	}
 	m.notice = "Press Ctrl+C again to quit"
 	return nil

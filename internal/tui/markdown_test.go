@@ -69,7 +69,7 @@ func TestStreamedBlocksArePrintedOnce(t *testing.T) {
 	t.Setenv("CHANTO_HOME", t.TempDir())
 	m := newModel(Options{NoColor: true})
 	m.record = true
-	m.turn = turnView{busy: true, inputs: map[string][]byte{}}
+	m.turn = turnView{busy: true, inputs: map[string][]byte{}, subSums: map[string][2]string{}}
 	reply := "# Plan\n\nFirst I read.\n\nThen I **edit**.\n"
 	for _, r := range reply {
 		m.onEvent(&event.Event{Type: event.MessageDelta, Text: string(r)})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -58,6 +59,16 @@ type model struct {
 	compacting bool
 	// files are the project's files for @path completion.
 	files []string
+	// log is every finished item in full, for the transcript view (Ctrl+O);
+	// pending holds what finished while that view was open; back is the
+	// mode it was opened from.
+	log     []string
+	pending []string
+	pager   viewport.Model
+	back    uiMode
+	// focused is false while the terminal says it lost the focus: a turn
+	// that ends then is also announced by a desktop notification (OSC 9).
+	focused bool
 	// printed records what went to the scrollback, for tests.
 	printed []string
 	record  bool
@@ -75,6 +86,7 @@ const (
 	modeTrust
 	modeResume
 	modeHelp
+	modeTranscript
 )
 
 // turnView is the live part of a running turn.
@@ -86,6 +98,11 @@ type turnView struct {
 	tools       []runningTool
 	inputs      map[string][]byte // tool id → input, for the finished line
 	verify      *verifying
+	subs        []*subView // running subagents
+	// subSums are finished subagents' lines (short, full) waiting for
+	// their task line, by the task call's id.
+	subSums map[string][2]string
+	review      *reviewing
 	interrupted bool
 }
 
@@ -145,7 +162,7 @@ func newModel(opts Options) *model {
 	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "ctrl+j")
 	ta.Focus()
 	ta.SetStyles(inputStyles(opts.NoColor))
-	m := &model{opts: opts, st: newStyles(opts.NoColor), md: newMarkdown(opts.NoColor, false), input: ta, pastes: map[string]string{}, width: 80, height: 24}
+	m := &model{opts: opts, st: newStyles(opts.NoColor), md: newMarkdown(opts.NoColor, false), input: ta, pastes: map[string]string{}, width: 80, height: 24, focused: true}
 	m.prompts = loadPromptHistory()
 	m.at = len(m.prompts)
 	if len(opts.Untrusted) > 0 {
@@ -190,12 +207,20 @@ func tick() tea.Cmd {
 }
 
 // print puts finished text into the terminal's scrollback.
-func (m *model) print(s string) tea.Cmd {
+func (m *model) print(s string) tea.Cmd { return m.printFull(s, s) }
+
+// printFull prints s and keeps full, its whole form, for the transcript view.
+func (m *model) printFull(s, full string) tea.Cmd {
 	if s == "" {
 		return nil
 	}
+	m.keep(full)
 	if m.record {
 		m.printed = append(m.printed, s)
+	}
+	if m.mode == modeTranscript {
+		m.pending = append(m.pending, s)
+		return nil
 	}
 	// Lines wider than the terminal would wrap behind the renderer's back
 	// and leave pieces of the live region in the history.
@@ -207,6 +232,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.FocusMsg:
+		m.focused = true
+		return m, nil
+	case tea.BlurMsg:
+		m.focused = false
 		return m, nil
 	case tea.BackgroundColorMsg:
 		// Light terminals get glamour's light sheet.
@@ -276,6 +307,9 @@ func (m *model) resize(w, h int) {
 	m.width, m.height = max(w, 1), max(h, 1)
 	m.input.SetWidth(max(m.width, 4))
 	m.fitInput()
+	if m.mode == modeTranscript {
+		m.fillPager(false)
+	}
 }
 
 // fitInput grows the input with its text, within what the screen allows.

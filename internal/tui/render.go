@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/event"
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // One renderer per kind of finished item. Each returns the text that goes
@@ -28,6 +29,9 @@ type toolInput struct {
 func parseInput(raw []byte) toolInput {
 	var in toolInput
 	_ = json.Unmarshal(raw, &in) // a broken input shows as the bare tool name
+	for _, f := range []*string{&in.Command, &in.Path, &in.Pattern, &in.OldString, &in.NewString, &in.Content, &in.Desc} {
+		*f = safetext.Clean(*f)
+	}
 	return in
 }
 
@@ -55,6 +59,19 @@ func toolTitle(name string, raw []byte, root string) string {
 // `Read x.go (120 lines)`, `Edited x.go (+12 −3)` with the diff, and the
 // output's tail when a command failed.
 func (st styles) toolLine(t *event.Tool, input []byte, root string, width int) string {
+	return st.toolText(t, input, root, width, false)
+}
+
+// toolFull is the transcript view's form of a tool line: the whole
+// output (up to maxFullLines) and the whole diff.
+func (st styles) toolFull(t *event.Tool, input []byte, root string, width int) string {
+	return st.toolText(t, input, root, width, true)
+}
+
+// maxFullLines caps one tool's output in the transcript view.
+const maxFullLines = 2000
+
+func (st styles) toolText(t *event.Tool, input []byte, root string, width int, full bool) string {
 	in := parseInput(input)
 	mark := st.ok.Render("●")
 	if t.IsError {
@@ -69,6 +86,12 @@ func (st styles) toolLine(t *event.Tool, input []byte, root string, width int) s
 		if code != "exit 0" {
 			mark = st.bad.Render("●")
 			body = tail(t.Output, 8)
+			if n := len(splitLines(strings.TrimRight(t.Output, "\n"))) - len(body); n > 0 && !full {
+				body = append([]string{st.dim.Render(fmt.Sprintf("… %d lines above · Ctrl+O shows all", n))}, body...)
+			}
+		}
+		if full {
+			body = tail(t.Output, maxFullLines)
 		}
 	case "read":
 		head = fmt.Sprintf("Read %s (%s)", relPath(root, in.Path), plural(len(splitLines(t.Output)), "line"))
@@ -82,19 +105,34 @@ func (st styles) toolLine(t *event.Tool, input []byte, root string, width int) s
 		if t.IsError {
 			head = strings.TrimSpace(toolTitle(t.Name, input, root)) + " failed"
 		} else {
-			body = st.diffLines(diff, 12)
+			body = st.diffLines(diff, limit(full, 12))
 		}
 	default:
 		head = toolTitle(t.Name, input, root)
+		if full {
+			body = tail(t.Output, maxFullLines)
+		}
 	}
 	if t.IsError && t.Name != "bash" {
-		body = tail(t.Output, 4)
+		body = tail(t.Output, limit(full, 4))
 	}
 	lines := []string{mark + " " + truncate(head, width-2)}
 	for _, b := range body {
-		lines = append(lines, "  "+st.dim.Render("│ ")+truncate(b, width-4))
+		if !full {
+			b = truncate(b, width-4)
+		}
+		lines = append(lines, "  "+st.dim.Render("│ ")+b)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// limit is how many lines of a body a tool line shows: short on the
+// screen, all of it (up to maxFullLines) in the transcript view.
+func limit(full bool, short int) int {
+	if full {
+		return maxFullLines
+	}
+	return short
 }
 
 // exitOf reads the bash tool's "[exit code N]" line; none means 0.

@@ -12,6 +12,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // now is the clock; tests fix it so frames are stable.
@@ -27,7 +28,7 @@ func (m *model) onUpdate(u app.Update) tea.Cmd {
 		if m.mode == modeInput {
 			m.mode = modeQuestion
 		}
-		return bell()
+		return m.notify("a question waits for your answer")
 	case u.TurnEnd != nil:
 		return m.onTurnEnd(u.TurnEnd)
 	case u.Notice != "":
@@ -37,8 +38,9 @@ func (m *model) onUpdate(u app.Update) tea.Cmd {
 }
 
 func (m *model) onEvent(e *event.Event) tea.Cmd {
-	if e.ParentToolID != "" {
-		return nil // a subagent's steps show as its task line
+	e = cleanEvent(e)
+	if e.SubagentID != "" || e.ParentToolID != "" {
+		return m.onSubagent(e)
 	}
 	var cmds []tea.Cmd
 	switch e.Type {
@@ -62,10 +64,18 @@ func (m *model) onEvent(e *event.Event) tea.Cmd {
 		m.turn.inputs[e.Tool.ID] = e.Tool.Input
 	case event.ToolCompleted:
 		m.dropTool(e.Tool.ID)
-		cmds = append(cmds, m.print(m.st.toolLine(e.Tool, m.turn.inputs[e.Tool.ID], m.opts.App.Cwd, m.width)))
+		in := m.turn.inputs[e.Tool.ID]
+		short, full := m.st.toolLine(e.Tool, in, m.opts.App.Cwd, m.width), m.st.toolFull(e.Tool, in, m.opts.App.Cwd, m.width)
+		if sum, ok := m.turn.subSums[e.Tool.ID]; ok {
+			short, full = short+"\n"+sum[0], full+"\n"+sum[1]
+			delete(m.turn.subSums, e.Tool.ID)
+		}
+		cmds = append(cmds, m.printFull(short, full))
 	case event.ProtectViolation:
 		cmds = append(cmds, m.print(m.st.protectCard(e.Violation, m.opts.App.Cwd, m.width)))
 		m.askTestEdit(e.Violation.File)
+	case event.ReviewStarted, event.ReviewCompleted:
+		cmds = append(cmds, m.onReview(e))
 	case event.VerifyStarted:
 		m.turn.verify = &verifying{checks: e.Checks, scope: e.Scope, started: now()}
 	case event.VerifyCheck:
@@ -123,11 +133,11 @@ func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 	case errors.Is(err, agent.ErrInterrupted) || m.turn.interrupted && err != nil:
 		lines = append(lines, m.st.warn.Render("⏹ interrupted"))
 	case errors.As(err, &refused):
-		lines = append(lines, m.st.warn.Render("⚠ "+err.Error()))
+		lines = append(lines, m.st.warn.Render("⚠ "+safetext.Clean(err.Error())))
 	case err != nil:
-		lines = append(lines, m.st.bad.Render("✗ error: "+err.Error()), m.st.dim.Render("  the session goes on; send another prompt"))
+		lines = append(lines, m.st.bad.Render("✗ error: "+safetext.Clean(err.Error())), m.st.dim.Render("  the session goes on; send another prompt"))
 	case out.Evidence != "":
-		lines = append(lines, m.st.evidence(string(out.Verdict), out.Evidence))
+		lines = append(lines, m.st.evidence(string(out.Verdict), safetext.Clean(out.Evidence)))
 	}
 	m.turn = turnView{}
 	m.question = nil
@@ -135,7 +145,7 @@ func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 		m.mode = modeInput
 		m.input.Placeholder = placeholder
 	}
-	cmds := []tea.Cmd{m.print(strings.Join(lines, "\n")), bell()}
+	cmds := []tea.Cmd{m.print(strings.Join(lines, "\n")), m.notify(turnSummary(out.Verdict, err))}
 	if m.compacting {
 		cmds = append(cmds, m.finishCompact(out.Answer, err))
 	}
@@ -143,9 +153,33 @@ func (m *model) onTurnEnd(end *app.TurnEnd) tea.Cmd {
 	return tea.Sequence(cmds...)
 }
 
-// bell rings when a turn ends or needs an answer.
-func bell() tea.Cmd {
-	return tea.Raw("\a")
+// notify rings the bell when a turn ends or needs an answer; while the
+// terminal is not focused it also sends a desktop notification (OSC 9,
+// which iTerm2, kitty, WezTerm, Ghostty and Windows Terminal show, and
+// others ignore), as Codex does.
+func (m *model) notify(what string) tea.Cmd {
+	if m.focused {
+		return tea.Raw("\a")
+	}
+	return tea.Raw("\a" + osc9("chanto: "+what))
+}
+
+// osc9 is the desktop-notification sequence for text (one safe line).
+func osc9(text string) string {
+	return "\x1b]9;" + safetext.Line(text) + "\x07"
+}
+
+// turnSummary is what the notification says about a turn's end.
+func turnSummary(v event.Verdict, err error) string {
+	switch {
+	case err != nil:
+		return "the turn stopped"
+	case v == event.Verified:
+		return "done, verified"
+	case v == event.NotVerified:
+		return "done, not verified"
+	}
+	return "done"
 }
 
 // markdown renders a finished reply for the scrollback.
@@ -174,7 +208,7 @@ func (m *model) replayHistory() string {
 	}
 	msgs = keep
 	for _, msg := range msgs {
-		t := strings.TrimSpace(msg.TextOf())
+		t := safetext.Clean(strings.TrimSpace(msg.TextOf()))
 		if t == "" {
 			continue
 		}

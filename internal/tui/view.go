@@ -12,6 +12,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // View draws the live region only: the streaming reply, running tools,
@@ -22,8 +23,15 @@ func (m *model) View() tea.View {
 	if m.quitting {
 		return tea.NewView("")
 	}
+	if m.mode == modeTranscript {
+		v := tea.NewView(m.transcriptView())
+		v.AltScreen = true
+		v.WindowTitle = "chanto"
+		return v
+	}
 	v := tea.NewView(m.frame())
 	v.WindowTitle = "chanto"
+	v.ReportFocus = true
 	return v
 }
 
@@ -64,10 +72,11 @@ func (m *model) liveLines(w int) []string {
 	for _, t := range m.turn.tools {
 		out = append(out, m.st.accent.Render(spinner(now().Sub(t.started)))+" "+truncate(fmt.Sprintf("%s (%s)", t.title, elapsed(now().Sub(t.started))), w-2))
 	}
+	out = append(out, m.subLines(w)...)
 	if v := m.turn.verify; v != nil {
 		out = append(out, m.st.accent.Render(truncate(verifyLine(v), w)))
 	}
-	if len(m.turn.tools) == 0 && m.turn.verify == nil {
+	if len(m.turn.tools) == 0 && m.turn.verify == nil && len(m.turn.subs) == 0 && m.turn.review == nil {
 		out = append(out, m.st.dim.Render(truncate(fmt.Sprintf("%s working… %s · Esc to interrupt", spinner(now().Sub(m.turn.started)), elapsed(now().Sub(m.turn.started))), w)))
 	}
 	return out
@@ -216,7 +225,7 @@ func (m *model) contextLeft() string {
 	if m.ctxWindow <= 0 {
 		return ""
 	}
-	left := 100 - m.ctxUsed*100/m.ctxWindow
+	left := 100 - (m.ctxUsed*100+m.ctxWindow-1)/m.ctxWindow // rounded down
 	return fmt.Sprintf("%d%% context left", min(max(left, 0), 100))
 }
 
@@ -239,9 +248,9 @@ func questionSubject(q *app.Question) string {
 		return ""
 	}
 	if q.Subject != "" {
-		return q.Tool + " " + q.Subject
+		return safetext.Line(q.Tool + " " + q.Subject)
 	}
-	return q.Tool
+	return safetext.Line(q.Tool)
 }
 
 // questionBox shows the exact command or change and the answers.
@@ -262,7 +271,7 @@ func (m *model) questionBox(w int) string {
 			lines = append(lines, "  "+l)
 		}
 	default:
-		lines = append(lines, "  "+truncate(q.Subject, w-2))
+		lines = append(lines, "  "+truncate(safetext.Line(q.Subject), w-2))
 	}
 	keys := "[y] yes once  [n] no"
 	if q.Suggest != "" {
