@@ -91,17 +91,17 @@ const (
 
 // turnView is the live part of a running turn.
 type turnView struct {
-	busy        bool
-	started     time.Time
-	reply       strings.Builder // the streaming reply
-	shown       int             // bytes of reply already in the scrollback
-	tools       []runningTool
-	inputs      map[string][]byte // tool id → input, for the finished line
-	verify      *verifying
-	subs        []*subView // running subagents
+	busy    bool
+	started time.Time
+	reply   strings.Builder // the streaming reply
+	shown   int             // bytes of reply already in the scrollback
+	tools   []runningTool
+	inputs  map[string][]byte // tool id → input, for the finished line
+	verify  *verifying
+	subs    []*subView // running subagents
 	// subSums are finished subagents' lines (short, full) waiting for
 	// their task line, by the task call's id.
-	subSums map[string][2]string
+	subSums     map[string][2]string
 	review      *reviewing
 	interrupted bool
 }
