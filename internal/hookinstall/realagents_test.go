@@ -18,7 +18,8 @@ import (
 
 // These tests hand what install writes to the real agents: Codex CLI and
 // Claude Code from npm, installed once into a cache folder
-// (CHANTO_AGENTS_DIR, else the user's cache folder). npm is needed, as for
+// (CHANTO_AGENTS_CACHE, else the user's cache folder; the same one, laid
+// out the same way, as test/agents uses). npm is needed, as for
 // the rest of the suite (scripts/test installs it); a missing npm or a
 // failed download fails the test, it is never skipped.
 
@@ -26,15 +27,16 @@ import (
 // normalization of a hook, so a new Codex version is checked here first.
 const (
 	codexPackage  = "@openai/codex@0.171.0"
-	claudePackage = "@anthropic-ai/claude-code@2.1.197"
+	claudePackage = "@anthropic-ai/claude-code@2.1.332"
 )
 
 var npmMu sync.Mutex
 
-// agentCLI is the path of bin from package pkg, installed when missing.
-func agentCLI(t *testing.T, pkg, bin string) string {
+// agentCLI is the path of the native binary rel (below node_modules) of
+// package pkg, installed when missing.
+func agentCLI(t *testing.T, pkg, rel string) string {
 	t.Helper()
-	dir := os.Getenv("CHANTO_AGENTS_DIR")
+	dir := os.Getenv("CHANTO_AGENTS_CACHE")
 	if dir == "" {
 		cache, err := os.UserCacheDir()
 		if err != nil {
@@ -42,8 +44,8 @@ func agentCLI(t *testing.T, pkg, bin string) string {
 		}
 		dir = filepath.Join(cache, "chanto-test-agents")
 	}
-	dir = filepath.Join(dir, strings.NewReplacer("@", "", "/", "_").Replace(pkg))
-	path := filepath.Join(dir, "node_modules", ".bin", bin)
+	dir = filepath.Join(dir, strings.NewReplacer("@", "", "/", "-").Replace(pkg))
+	path := filepath.Join(dir, "node_modules", rel)
 	npmMu.Lock()
 	defer npmMu.Unlock()
 	if _, err := os.Stat(path); err == nil {
@@ -58,7 +60,7 @@ func agentCLI(t *testing.T, pkg, bin string) string {
 		t.Fatalf("npm install %s: %v\n%s", pkg, err, out)
 	}
 	if _, err := os.Stat(path); err != nil {
-		t.Fatalf("npm install %s made no %s: %v", pkg, bin, err)
+		t.Fatalf("npm install %s made no %s: %v", pkg, rel, err)
 	}
 	return path
 }
@@ -152,7 +154,7 @@ func codexHooks(t *testing.T, codex string, env []string, cwd string) ([]codexHo
 // recorded the approval (the hash is the one Codex computes), and finds
 // none after uninstall, which leaves the user's config.toml as it was.
 func TestCodexReadsInstall(t *testing.T) {
-	codex := agentCLI(t, codexPackage, "codex")
+	codex := agentCLI(t, codexPackage, "@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex")
 	home, proj := t.TempDir(), t.TempDir()
 	gitInit(t, proj)
 	codexHome := filepath.Join(home, ".codex")
@@ -253,7 +255,7 @@ func TestCodexReadsInstall(t *testing.T) {
 // session's start, the prompt, the model's Write and the stop; after
 // uninstall it runs none.
 func TestClaudeRunsInstall(t *testing.T) {
-	claude := agentCLI(t, claudePackage, "claude")
+	claude := agentCLI(t, claudePackage, "@anthropic-ai/claude-code-linux-x64/claude")
 	home, proj, bin := t.TempDir(), t.TempDir(), t.TempDir()
 	gitInit(t, proj)
 	log := filepath.Join(bin, "events.jsonl")
