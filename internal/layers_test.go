@@ -31,6 +31,7 @@ var layer = map[string]int{
 	"internal/hook":              20,
 	"internal/tool":              20,
 	"internal/mcp":               25,
+	"internal/mcp/mcptest":       0,
 	"internal/session":           20,
 	"internal/llm/anthropic":     20,
 	"internal/llm/openai":        20,

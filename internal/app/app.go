@@ -22,6 +22,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/goal"
 	"github.com/chanto-dev/chanto/internal/hook"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/mcp"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/tool"
@@ -62,6 +63,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Sandbox lets tests point the sandbox at a missing bubblewrap.
 	Sandbox []sandbox.Option
+	// MCPApprove names project MCP servers the user approved on the
+	// command line (--mcp-approve); the approval is recorded.
+	MCPApprove []string
 }
 
 // Session is one conversation with its agent, gate and permissions.
@@ -74,6 +78,7 @@ type Session struct {
 	perm    *permitter
 	updates *queue
 	log     *slog.Logger
+	mcp     *mcp.Manager
 
 	turns turnControl
 }
@@ -130,6 +135,7 @@ func Build(opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.startMCP()
 	s.agent = agent.New(agent.Options{
 		Provider:       opts.Provider,
 		Model:          opts.Model,
@@ -138,6 +144,7 @@ func Build(opts Options) (*Session, error) {
 		OpenModel:      ms.open,
 		ReadOnlyRunner: ro,
 		Tools:          Tools(loaded.Set), // subagents get no task tool
+		MoreTools:      s.mcpTools,
 		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner},
 		Sink:           s.sink(),
 		SessionID:      opts.Transcript.ID(),
@@ -265,6 +272,7 @@ func (s *Session) Updates() <-chan Update { return s.updates.out }
 func (s *Session) Close() error {
 	s.Interrupt()
 	s.turns.wait()
+	s.mcp.Close()
 	s.updates.close()
 	if err := s.opts.Transcript.Close(); err != nil {
 		return fmt.Errorf("close transcript: %w", err)

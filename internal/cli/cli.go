@@ -106,6 +106,7 @@ func newRootCmd(std *stdio) *cobra.Command {
 		newConfigCmd(std),
 		newHookCmd(std),
 		newAgentsCmd(std),
+		newMCPCmd(std),
 	)
 	addHiddenCmds(root, std)
 	return root

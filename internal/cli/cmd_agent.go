@@ -28,6 +28,7 @@ type agentOptions struct {
 	sandbox        string
 	verify         VerifyOptions
 	goal           goalOptions
+	mcpApprove     []string
 }
 
 // VerifyOptions are the verified-mode flags. They are collected here so
@@ -74,6 +75,7 @@ func addAgentFlags(root *cobra.Command, std *stdio) {
 	f.StringArrayVar(&opts.verify.Checks, "verify-check", nil, "a check `COMMAND` for verified mode (repeatable; replaces the configured checks)")
 	f.StringArrayVar(&opts.verify.AllowTestEdits, "allow-test-edits", nil, "let the model change the test files at `PATH` (repeatable)")
 	addGoalFlags(root, &opts.goal)
+	f.StringArrayVar(&opts.mcpApprove, "mcp-approve", nil, "approve the project's MCP server `NAME` (.mcp.json) in a trusted folder; remembered (repeatable)")
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if opts.verify.Full || len(opts.verify.Checks) > 0 {
 			opts.verify.Enabled = true

@@ -54,6 +54,7 @@ func runInteractive(ctx context.Context, opts *agentOptions, std *stdio) error {
 		App: app.Options{
 			Config: cfg, Cwd: cwd, Provider: provider, Model: model, Transcript: t,
 			MaxTurns: opts.maxTurns, Logger: log, Sandbox: sandboxOptions,
+			MCPApprove: opts.mcpApprove,
 		},
 		Untrusted: untrusted,
 		Reload: func() (config.Config, error) {

@@ -158,11 +158,13 @@ func (pr *printRun) run(ctx context.Context, prompt string, log *slog.Logger) ru
 		Warn:       warnText,
 		Logger:     log,
 		Sandbox:    sandboxOptions,
+		MCPApprove: pr.opts.mcpApprove,
 	})
 	if err != nil {
 		res.Err, res.ExitCode = err, ExitError
 		return res
 	}
+	defer s.StopMCP()
 	out, err := s.Run(ctx, prompt)
 	res.Answer, res.Verdict, res.Evidence = out.Answer, string(out.Verdict), out.Evidence
 	res.Usage, res.NumTurns = event.Usage(out.Usage), out.ModelCalls

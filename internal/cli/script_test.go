@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/chanto-dev/chanto/internal/mcp/mcptest"
 )
 
 // TestMain lets testscript run chanto as a command: the test binary is
@@ -30,6 +32,8 @@ func TestMain(m *testing.M) {
 		"putback-watch": func() {
 			os.Exit(Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		// An MCP server for the scripts, on the same SDK as the client.
+		"mcp-fixture": func() { mcptest.Main(); os.Exit(0) },
 	})
 }
 
