@@ -297,6 +297,25 @@ func (s *server) watch(proc *run.Process, gen int) {
 	}
 }
 
+// await returns the connection, waiting while the server restarts after
+// a crash (its startup timeout bounds the wait).
+func (s *server) await(ctx context.Context) (*sdk.ClientSession, *run.Process, State, string) {
+	deadline := time.Now().Add(s.spec.StartupTimeout + time.Second)
+	for {
+		s.mu.Lock()
+		cs, proc, state, why := s.cs, s.proc, s.state, s.err
+		s.mu.Unlock()
+		if state != StateStarting || time.Now().After(deadline) {
+			return cs, proc, state, why
+		}
+		select {
+		case <-ctx.Done():
+			return cs, proc, state, why
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 func (s *server) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()

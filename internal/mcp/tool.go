@@ -95,13 +95,14 @@ func (t *Tool) Server() string { return t.s.spec.Name }
 // reads; only an interrupt is returned as an error.
 func (t *Tool) Run(ctx context.Context, _ *tool.Env, input json.RawMessage) (tool.Result, error) {
 	s := t.s
-	s.mu.Lock()
-	cs, proc, state, why := s.cs, s.proc, s.state, s.err
-	s.mu.Unlock()
+	cs, proc, state, why := s.await(ctx)
+	if ctx.Err() != nil {
+		return tool.Result{}, ctx.Err()
+	}
 	if state != StateReady || cs == nil {
 		msg := fmt.Sprintf("MCP server %q is not running", s.spec.Name)
 		if state == StateStarting {
-			msg = fmt.Sprintf("MCP server %q is restarting after a crash; send the call again in a moment", s.spec.Name)
+			msg = fmt.Sprintf("MCP server %q is still restarting after a crash; send the call again in a moment", s.spec.Name)
 		} else if why != "" {
 			msg += ": " + why
 		}
