@@ -25,12 +25,28 @@ type command struct {
 	run              func(m *model, arg string) tea.Cmd
 }
 
-// commands, in the order /help lists them. Filled in init: the handlers
+// commands, in the order /help lists them: the built-in ones, then those
+// other files add with registerCommand. Filled in init: the handlers
 // refer to the list (/help), which Go cannot do in the declaration.
 var commands []command
 
+// registerCommand adds a slash command; call it from the init of the
+// command's own file (one file per command: goal.go, mcp.go). The popup,
+// /help and the unknown-command suggestion pick it up. A name already
+// taken panics at start, so a clash cannot ship.
+func registerCommand(c command) {
+	for _, o := range commands {
+		if o.name == c.name {
+			panic("tui: slash command " + c.name + " registered twice")
+		}
+	}
+	commands = append(commands, c)
+}
+
 func init() {
-	commands = []command{
+	registered := commands // files whose init ran before this one
+	commands = nil
+	for _, c := range []command{
 		{"/help", "", "the keys and commands", (*model).cmdHelp},
 		{"/verify", "[on|off|full|related]", "show or change verified mode for the rest of the session", (*model).cmdVerify},
 		{"/allow-test-edit", "PATH", "let the model change the tests at PATH (only you can)", (*model).cmdAllowTestEdit},
@@ -44,6 +60,11 @@ func init() {
 		{"/compact", "", "summarize the conversation and continue from the summary", (*model).cmdCompact},
 		{"/init", "", "write a starting AGENTS.md for this project", (*model).cmdInit},
 		{"/quit", "", "leave chanto", func(m *model, _ string) tea.Cmd { return m.quit() }},
+	} {
+		registerCommand(c)
+	}
+	for _, c := range registered {
+		registerCommand(c)
 	}
 }
 

@@ -75,3 +75,30 @@ func TestAlwaysAnswerIsSavedAndListed(t *testing.T) {
 		t.Errorf("/permissions:\n%s", got)
 	}
 }
+
+// A command another file registers is run, listed by /help and offered
+// by the popup like a built-in one.
+func TestRegisteredCommand(t *testing.T) {
+	ran := ""
+	registerCommand(command{"/zz-test", "ARG", "a test command", func(m *model, arg string) tea.Cmd { ran = arg; return nil }})
+	t.Cleanup(func() { commands = commands[:len(commands)-1] })
+	m := newTestModel(t, project(t), "say hi\n", nil)
+	m.command("/zz-test hello")
+	if ran != "hello" {
+		t.Errorf("ran with %q", ran)
+	}
+	m.command("/help")
+	if !strings.Contains(m.printed[len(m.printed)-1], "/zz-test ARG") {
+		t.Error("/help does not list it")
+	}
+	typeText(m, "/zz")
+	if s := m.suggestions(); len(s) != 1 || s[0] != "/zz-test" {
+		t.Errorf("popup = %v", s)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a second /zz-test was accepted")
+		}
+	}()
+	registerCommand(command{"/zz-test", "", "", nil})
+}
