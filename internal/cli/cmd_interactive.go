@@ -30,6 +30,10 @@ func runInteractive(ctx context.Context, opts *agentOptions, std *stdio) error {
 	}
 	cfg := loaded.Config
 	applyFlags(&cfg, opts)
+	g, err := opts.goal.build(loaded, cwd)
+	if err != nil {
+		return err
+	}
 	provider, model, err := app.OpenProvider(cfg.Model, cfg)
 	if err != nil {
 		return withCode(ExitUsage, err)
@@ -54,7 +58,7 @@ func runInteractive(ctx context.Context, opts *agentOptions, std *stdio) error {
 		App: app.Options{
 			Config: cfg, Cwd: cwd, Provider: provider, Model: model, Transcript: t,
 			MaxTurns: opts.maxTurns, Logger: log, Sandbox: sandboxOptions,
-			MCPApprove: opts.mcpApprove,
+			MCPApprove: opts.mcpApprove, Goal: g,
 		},
 		Untrusted: untrusted,
 		Reload: func() (config.Config, error) {
