@@ -130,6 +130,7 @@ func hookOptions(a hookgate.Agent, dir string, std *stdio) (hookgate.Options, er
 		Agent:          a,
 		Runner:         runner,
 		Checks:         cfg.Guardrails.Checks,
+		TeamChecks:     verify.TeamChecks(cfg.TeamChecks),
 		MaxAttempts:    cfg.Guardrails.MaxAttempts,
 		ProtectTests:   cfg.Guardrails.ProtectTests,
 		AllowTestEdits: cfg.Guardrails.AllowTestEdits,

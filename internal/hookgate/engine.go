@@ -180,6 +180,7 @@ func (c *call) verifyOptions() verify.Options {
 	return verify.Options{
 		Root:       c.p.Cwd,
 		Checks:     c.opts.Checks,
+		TeamChecks: c.opts.TeamChecks,
 		Full:       c.opts.Full,
 		FullReason: c.opts.FullReason,
 		Timeout:    c.checkTimeout(),

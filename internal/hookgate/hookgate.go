@@ -34,6 +34,8 @@ type Options struct {
 	Runner *run.Runner
 	// Checks replace detection ([guardrails] checks).
 	Checks []string
+	// TeamChecks run after them ([[team_checks]]).
+	TeamChecks []verify.TeamCheck
 	// Full forces the full suite; FullReason names who asked.
 	Full       bool
 	FullReason string
