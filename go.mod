@@ -8,6 +8,7 @@ require (
 	charm.land/glamour/v2 v2.0.1 // the TUI's markdown style sheets (dark, light, plain) and code theme; its renderer is not linked (text/template would turn off dead-code elimination, docs/tui.md)
 	charm.land/lipgloss/v2 v2.1.0 // the TUI's styles: ANSI colours that degrade to 16 colours and to none under NO_COLOR
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
+	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch: HTML pages to Markdown for the model (maintained, CommonMark, links made absolute)
 	github.com/alecthomas/chroma/v2 v2.14.0 // syntax highlighting of code blocks in the TUI (glamour's highlighter)
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
 	github.com/aymanbagabas/go-udiff v0.4.1 // unified diffs of a turn for the oracle to review (a port of the Go tools' own diff)
@@ -24,7 +25,7 @@ require (
 	github.com/tree-sitter/tree-sitter-python v0.23.6 // grammar: Python tests
 	github.com/tree-sitter/tree-sitter-rust v0.24.0 // grammar: Rust tests
 	github.com/tree-sitter/tree-sitter-typescript v0.23.2 // grammar: TypeScript and TSX tests
-	github.com/yuin/goldmark v1.7.8 // parsing the model's markdown in the TUI (glamour's parser), GFM tables and task lists
+	github.com/yuin/goldmark v1.8.2 // parsing the model's markdown in the TUI (glamour's parser), GFM tables and task lists
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // YAML by a parser: CI definitions and .mocharc.yml for test protection, pnpm-workspace.yaml; the YAML org's maintained line (gopkg.in/yaml.v3 is archived)
 	golang.org/x/mod v0.43.0 // go.mod and go.work files: Go modules that build against each other in one repository
 	golang.org/x/net v0.61.0 // IDNA host canonicalization in the network allowlist proxy
@@ -35,6 +36,7 @@ require (
 require github.com/modelcontextprotocol/go-sdk v1.8.0
 
 require (
+	github.com/JohannesKaufmann/dom v0.3.1 // indirect
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect

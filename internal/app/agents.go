@@ -1,13 +1,17 @@
 package app
 
 import (
+	"encoding/json"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/chanto-dev/chanto/internal/agent"
 	"github.com/chanto-dev/chanto/internal/agents"
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/policy"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/sandbox"
 	"github.com/chanto-dev/chanto/internal/tool"
@@ -82,4 +86,30 @@ func (m *models) open(spec string) (llm.Provider, string, error) {
 func readOnlyRunner(cfg config.Config, root string, o RunnerOptions) (*run.Runner, error) {
 	cfg.Sandbox.Mode = sandbox.ModeReadOnly
 	return NewRunner(cfg, root, o)
+}
+
+// newWeb is web_fetch's way out: the [sandbox] network setting decides
+// where it may connect (deny: nowhere, said before anything is tried), and
+// a redirect to another host must pass the permission rules the first URL
+// passed (WebFetch(domain:…)).
+func (s *Session) newWeb() (*tool.Web, error) {
+	sb := s.opts.Config.Sandbox
+	dial, err := sandbox.WebDialer(sb)
+	if err != nil {
+		return nil, err
+	}
+	w := &tool.Web{Dial: dial}
+	if sb.Network == sandbox.NetDeny || sb.Network == "" {
+		w.Denied = `[sandbox] network = "deny"; to let tools fetch pages, set network = "allow", or "allowlist" with allow_domains = ["example.com"], in ` + config.UserFile()
+	}
+	w.Refused = func(u *url.URL) string {
+		inner, _ := s.perm.current()
+		input, _ := json.Marshal(map[string]string{"url": u.String()})
+		d := inner.Policy.Decide("web_fetch", input)
+		if d.Verdict == policy.Allow {
+			return ""
+		}
+		return strings.TrimPrefix(d.Reason, "web_fetch refused: ")
+	}
+	return w, nil
 }

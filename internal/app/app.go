@@ -131,6 +131,10 @@ func Build(opts Options) (*Session, error) {
 			return nil, fmt.Errorf("oracle_model: %w", err)
 		}
 	}
+	web, err := s.newWeb()
+	if err != nil {
+		return nil, err
+	}
 	ro, err := readOnlyRunner(opts.Config, opts.Cwd, RunnerOptions{Sandbox: opts.Sandbox, Warn: s.opts.Warn})
 	if err != nil {
 		return nil, err
@@ -145,7 +149,7 @@ func Build(opts Options) (*Session, error) {
 		ReadOnlyRunner: ro,
 		Tools:          Tools(loaded.Set), // subagents get no task tool
 		MoreTools:      s.mcpTools,
-		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner},
+		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner, Web: web},
 		Sink:           s.sink(),
 		SessionID:      opts.Transcript.ID(),
 		System:         system,

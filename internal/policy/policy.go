@@ -130,6 +130,8 @@ func (p *Policy) Decide(tool string, input json.RawMessage) Decision {
 		o = p.decideBash(input)
 	case canon == "Task":
 		o = p.decideTask(input)
+	case canon == "WebFetch":
+		o = p.decideFetch(input)
 	default:
 		o = p.decidePath(canon, input)
 	}

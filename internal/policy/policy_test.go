@@ -386,3 +386,37 @@ func TestReadOnlyCommand(t *testing.T) {
 		}
 	}
 }
+
+// web_fetch is ruled by the URL's host: deny beats allow, a wildcard takes
+// subdomains only, and without a rule it asks (refused in print mode,
+// naming the rule to add).
+func TestWebFetchRules(t *testing.T) {
+	root := t.TempDir()
+	cfg := config.Permissions{Allow: []string{"WebFetch(domain:pkg.go.dev)", "WebFetch(domain:*.example.com)"}, Deny: []string{"WebFetch(domain:evil.example.com)"}}
+	p := newPolicy(t, cfg, root, false)
+	for url, want := range map[string]Verdict{
+		"https://pkg.go.dev/net/http":      Allow,
+		"https://docs.example.com/x":       Allow,
+		"https://example.com/":             Deny, // no rule: asks, and print mode refuses
+		"https://evil.example.com/":        Deny,
+		"https://pkg.go.dev.attacker.com/": Deny,
+		"not a url":                        Deny,
+	} {
+		d := p.Decide("web_fetch", json.RawMessage(`{"url":"`+url+`"}`))
+		if d.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", url, d.Verdict, d.Reason, want)
+		}
+	}
+	d := p.Decide("web_fetch", json.RawMessage(`{"url":"https://example.com/"}`))
+	if !strings.Contains(d.Reason, "WebFetch(domain:example.com)") {
+		t.Errorf("no rule suggested: %s", d.Reason)
+	}
+	if d := newPolicy(t, config.Permissions{Mode: ModeBypass, Deny: cfg.Deny}, root, false).Decide("web_fetch", json.RawMessage(`{"url":"https://evil.example.com"}`)); d.Verdict != Deny {
+		t.Errorf("bypass beat a deny rule: %+v", d)
+	}
+	for _, bad := range []string{"WebFetch(example.com)", "WebFetch(domain:)", "WebFetch(domain:a.com/x)"} {
+		if _, err := New(config.Permissions{Allow: []string{bad}}, root, false); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

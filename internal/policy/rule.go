@@ -11,6 +11,7 @@ import (
 var toolNames = map[string]string{
 	"bash": "Bash", "read": "Read", "edit": "Edit", "write": "Write",
 	"glob": "Glob", "grep": "Grep", "task": "Task",
+	"web_fetch": "WebFetch", "webfetch": "WebFetch",
 }
 
 // rule is one parsed "Tool(pattern)" entry.
@@ -34,7 +35,7 @@ func parseRule(text string) (rule, error) {
 	name, rest, hasParen := strings.Cut(s, "(")
 	canon, ok := toolNames[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return r, fmt.Errorf("rule %q: unknown tool %q (want Bash, Read, Edit, Write, Glob, Grep, Task or mcp__SERVER[__TOOL])", text, strings.TrimSpace(name))
+		return r, fmt.Errorf("rule %q: unknown tool %q (want Bash, Read, Edit, Write, Glob, Grep, Task, WebFetch or mcp__SERVER[__TOOL])", text, strings.TrimSpace(name))
 	}
 	r.tool = canon
 	if !hasParen {
@@ -71,6 +72,13 @@ func parseRule(text string) (rule, error) {
 		if !doublestar.ValidatePattern(r.pattern) {
 			return r, fmt.Errorf("rule %q: bad pattern", text)
 		}
+	case "WebFetch":
+		host, ok := strings.CutPrefix(r.pattern, "domain:")
+		host = strings.ToLower(strings.TrimSpace(host))
+		if !ok || host == "" || strings.ContainsAny(host, "/:@ ") {
+			return r, fmt.Errorf("rule %q: want WebFetch(domain:HOST), e.g. WebFetch(domain:pkg.go.dev) or WebFetch(domain:*.example.com)", text)
+		}
+		r.pattern = host
 	default:
 		if !doublestar.ValidatePattern(strings.TrimPrefix(r.pattern, "~/")) {
 			return r, fmt.Errorf("rule %q: bad path pattern", text)

@@ -12,7 +12,7 @@ import (
 
 // Builtin returns the built-in tools in the order they are offered to the model.
 func Builtin() []Tool {
-	return []Tool{Bash{}, Read{}, Write{}, Edit{}, Glob{}, Grep{}}
+	return []Tool{Bash{}, Read{}, Write{}, Edit{}, Glob{}, Grep{}, WebFetch{}}
 }
 
 // resolve turns a model-given path into an absolute, cleaned one: relative

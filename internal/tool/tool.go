@@ -44,6 +44,8 @@ type Env struct {
 	Root string
 	// Runner executes commands (bash tool).
 	Runner *run.Runner
+	// Web is web_fetch's way out; nil refuses every fetch.
+	Web *Web
 
 	mu    sync.Mutex
 	cwd   string                // bash's persistent working directory
@@ -54,7 +56,7 @@ type Env struct {
 // anything else added above the lock), with its own working directory and
 // read records, so its cd and reads do not leak into the parent's.
 func (e *Env) Fork() *Env {
-	return &Env{Root: e.Root, Runner: e.Runner}
+	return &Env{Root: e.Root, Runner: e.Runner, Web: e.Web}
 }
 
 type readRecord struct {
