@@ -90,8 +90,8 @@ func TestBuiltinToolsHaveDocsAndSchemas(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 6 {
-		t.Errorf("want 6 tools, got %v", seen)
+	if len(seen) != 7 {
+		t.Errorf("want 7 tools, got %v", seen)
 	}
 }
 
