@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"slices"
 
 	"github.com/chanto-dev/chanto/internal/config"
 	"github.com/chanto-dev/chanto/internal/mcp"
@@ -73,20 +74,21 @@ func (s *Session) askServer(ctx context.Context, sp mcp.Spec) (allow, always boo
 	return a.Allow, a.Always
 }
 
-// serverSandbox is the sandbox of a stdio server that declared its
-// network in the user's own file: the session's confinement with that
-// network.
+// serverSandbox is the sandbox of a stdio server that needs a network
+// of its own (declared in the user's file, or a package launcher's
+// registry): the session's confinement with that network.
 func (s *Session) serverSandbox(network string, domains []string) (run.Wrapper, error) {
 	sb := s.opts.Config.Sandbox
-	if sb.Mode == sandbox.ModeOff {
-		return nil, nil
+	if sb.Mode == sandbox.ModeOff || sb.Network == sandbox.NetAllow && network != sandbox.NetDeny {
+		return nil, nil // the session's own sandbox has the network already
+	}
+	if network == sandbox.NetAllowlist && sb.Network == sandbox.NetAllowlist {
+		domains = append(slices.Clone(sb.AllowDomains), domains...)
 	}
 	if network != "" {
 		sb.Network = network
 	}
-	if len(domains) > 0 {
-		sb.AllowDomains = domains
-	}
+	sb.AllowDomains = domains
 	return sandbox.New(sb, config.FindProjectRoot(s.opts.Cwd), s.opts.Sandbox...)
 }
 

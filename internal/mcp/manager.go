@@ -19,9 +19,9 @@ type Options struct {
 	// Runner starts stdio servers: the session's scrubbed environment and
 	// sandbox.
 	Runner *run.Runner
-	// SandboxFor, if set, gives the sandbox of a stdio server that
-	// declared its own network (network, allow_domains); nil, or a nil
-	// Wrapper, keeps the Runner's.
+	// SandboxFor, if set, gives the sandbox of a stdio server that needs
+	// a network of its own (Spec.NetworkNeeds); nil, or a nil Wrapper,
+	// keeps the Runner's.
 	SandboxFor func(network string, domains []string) (run.Wrapper, error)
 	// Root is the project folder: stdio servers start there unless their
 	// cwd says otherwise.
@@ -144,10 +144,11 @@ func (m *Manager) Close() {
 // runnerFor is the runner of a stdio server: the session's, with the
 // sandbox of the network it declared.
 func (m *Manager) runnerFor(s Spec) (*run.Runner, error) {
-	if s.Network == "" && len(s.AllowDomains) == 0 || m.opts.SandboxFor == nil || m.opts.Runner.Sandbox == nil {
+	network, domains := s.NetworkNeeds()
+	if network == "" && len(domains) == 0 || m.opts.SandboxFor == nil || m.opts.Runner.Sandbox == nil {
 		return m.opts.Runner, nil
 	}
-	w, err := m.opts.SandboxFor(s.Network, s.AllowDomains)
+	w, err := m.opts.SandboxFor(network, domains)
 	if err != nil || w == nil {
 		return m.opts.Runner, err
 	}

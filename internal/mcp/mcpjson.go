@@ -9,7 +9,9 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // mcpJSON is Claude Code's project file: {"mcpServers": {NAME: {...}}}.
@@ -61,7 +63,8 @@ func readMCPJSON(file string, getenv func(string) string) ([]Spec, []string) {
 
 func fromMCPJSON(name string, c mcpJSONServer, file string, getenv func(string) string) (Spec, error) {
 	s := Spec{Name: name, Origin: FromMCPJSON, Where: file, Enabled: true,
-		StartupTimeout: DefaultStartupTimeout, ToolTimeout: DefaultToolTimeout}
+		StartupTimeout: envMillis(getenv, "MCP_TIMEOUT", DefaultStartupTimeout),
+		ToolTimeout:    envMillis(getenv, "MCP_TOOL_TIMEOUT", DefaultToolTimeout)}
 	s.Fingerprint = fingerprint(c.Type, c.Command, c.Args, c.Env, c.URL, c.Headers)
 	switch c.Type {
 	case "", "stdio":
@@ -190,4 +193,14 @@ func lineOfKey(data []byte, key string) int {
 		return lineAt(data, int64(i))
 	}
 	return 1
+}
+
+// envMillis reads a timeout in milliseconds from the variable Claude Code
+// uses for .mcp.json servers (MCP_TIMEOUT, MCP_TOOL_TIMEOUT).
+func envMillis(getenv func(string) string, name string, def time.Duration) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(getenv(name)))
+	if err != nil || n <= 0 {
+		return def
+	}
+	return time.Duration(n) * time.Millisecond
 }

@@ -127,7 +127,13 @@ func (s *server) startError(ctx context.Context, proc *run.Process, err error) e
 		}
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("did not answer within %s (startup_timeout_sec)", s.spec.StartupTimeout)
+		msg := fmt.Sprintf("did not answer within %s (startup_timeout_sec)", s.spec.StartupTimeout)
+		if proc != nil {
+			if line := lastLine(string(proc.Stderr())); line != "" {
+				msg += "; it last said: " + line
+			}
+		}
+		return errors.New(msg)
 	}
 	var nf *run.NotFoundError
 	if errors.As(err, &nf) {

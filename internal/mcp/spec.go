@@ -23,9 +23,11 @@ import (
 	"github.com/chanto-dev/chanto/internal/config"
 )
 
-// Default timeouts, as Codex has them.
+// Default timeouts. Codex waits 10 s for a start; a server launched by
+// npx or uvx asks its registry first (through the sandbox's proxy), and
+// that alone took 9 s here, so chanto waits 30 s, as Claude Code does.
 const (
-	DefaultStartupTimeout = 10 * time.Second
+	DefaultStartupTimeout = 30 * time.Second
 	DefaultToolTimeout    = 60 * time.Second
 )
 
@@ -82,6 +84,29 @@ func (s Spec) CommandLine() string {
 		return s.URL
 	}
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
+}
+
+// launcherDomains are the registries a package launcher downloads its
+// server from: a server started as "npx -y PACKAGE" cannot start in a
+// sandbox without them.
+var launcherDomains = map[string][]string{
+	"npx":  {"registry.npmjs.org"},
+	"bunx": {"registry.npmjs.org"},
+	"pnpx": {"registry.npmjs.org"},
+	"uvx":  {"pypi.org", "files.pythonhosted.org"},
+}
+
+// Network is the sandbox network the server needs: what it declared, or
+// for a package launcher (npx, uvx, ...) the allowlist proxy to its
+// registry; "" means the session's.
+func (s Spec) NetworkNeeds() (network string, domains []string) {
+	if s.Network != "" || len(s.AllowDomains) > 0 {
+		return s.Network, s.AllowDomains
+	}
+	if d, ok := launcherDomains[filepath.Base(s.Command)]; ok && s.Transport == "stdio" {
+		return "allowlist", d
+	}
+	return "", nil
 }
 
 // ToolAllowed applies enabled_tools and disabled_tools.

@@ -166,3 +166,31 @@ func TestAdmission(t *testing.T) {
 		t.Error("a once-only answer was recorded")
 	}
 }
+
+func TestNetworkNeeds(t *testing.T) {
+	for _, c := range []struct {
+		spec    Spec
+		network string
+		domains []string
+	}{
+		{Spec{Transport: "stdio", Command: "npx"}, "allowlist", []string{"registry.npmjs.org"}},
+		{Spec{Transport: "stdio", Command: "/usr/bin/uvx"}, "allowlist", []string{"pypi.org", "files.pythonhosted.org"}},
+		{Spec{Transport: "stdio", Command: "node"}, "", nil},
+		{Spec{Transport: "stdio", Command: "npx", Network: "deny"}, "deny", nil},
+		{Spec{Transport: "stdio", Command: "x", Network: "allow"}, "allow", nil},
+	} {
+		n, d := c.spec.NetworkNeeds()
+		if n != c.network || !slices.Equal(d, c.domains) {
+			t.Errorf("%s network %q: got %q %v, want %q %v", c.spec.Command, c.spec.Network, n, d, c.network, c.domains)
+		}
+	}
+}
+
+func TestMCPJSONTimeoutsFromClaudeCodeVariables(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	root := writeMCPJSON(t, `{"mcpServers": {"a": {"command": "x"}}}`)
+	specs, _ := Specs(config.Config{}, root, env(map[string]string{"MCP_TIMEOUT": "45000", "MCP_TOOL_TIMEOUT": "1500"}))
+	if specs[0].StartupTimeout != 45*time.Second || specs[0].ToolTimeout != 1500*time.Millisecond {
+		t.Errorf("timeouts = %v %v", specs[0].StartupTimeout, specs[0].ToolTimeout)
+	}
+}
