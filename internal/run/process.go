@@ -71,12 +71,17 @@ func (r *Runner) Start(ctx context.Context, spec Spec) (*Process, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
+	release := func() {}
 	if sandbox != nil {
 		if err := sandbox.Wrap(cmd, spec); err != nil {
 			return nil, err
 		}
+		if r, ok := sandbox.(Releaser); ok {
+			release = func() { r.Release(cmd) }
+		}
 	}
 	if err := cmd.Start(); err != nil {
+		release()
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return nil, &NotFoundError{Name: firstArg(spec)}
 		}
@@ -85,6 +90,7 @@ func (r *Runner) Start(ctx context.Context, spec Spec) (*Process, error) {
 	go func() {
 		p.err = cmd.Wait()
 		_ = killGroup(cmd)
+		release()
 		close(p.done)
 	}()
 	return p, nil
