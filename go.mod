@@ -30,6 +30,7 @@ require (
 	golang.org/x/mod v0.43.0 // go.mod and go.work files: Go modules that build against each other in one repository
 	golang.org/x/net v0.61.0 // IDNA host canonicalization in the network allowlist proxy
 	golang.org/x/sys v0.50.0 // seccomp, inotify and other Linux calls
+	golang.org/x/term v0.48.0 // is stdin or stdout a terminal, on every platform
 	mvdan.cc/sh/v3 v3.14.1 // parsing shell commands: permission rules, the model's own test runs
 )
 

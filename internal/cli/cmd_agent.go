@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 
 	"github.com/chanto-dev/chanto/internal/agent"
 )
@@ -177,6 +177,5 @@ func isTerminal(v any) bool {
 	if !ok {
 		return false
 	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
+	return term.IsTerminal(int(f.Fd()))
 }

@@ -24,7 +24,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 
 	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
@@ -76,10 +75,7 @@ type stamp struct {
 
 func stampOf(fi fs.FileInfo) stamp {
 	s := stamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), mode: fi.Mode()}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino = st.Ino
-		s.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
-	}
+	s.ino, s.ctime = inodeAndCtime(fi)
 	return s
 }
 
