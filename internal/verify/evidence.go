@@ -286,8 +286,8 @@ func scopeSuffix(rep *Report, e *engine) string {
 			related = true
 			// What a narrowed run took in beyond the import graph
 			// ("./e2e: its tests run the project's programs").
-			if w, ok := strings.CutPrefix(c.Reason, selecttest.RelatedReason+" (including "); ok {
-				if w = strings.TrimSuffix(w, ")"); !seen[w] {
+			for _, w := range c.Widened {
+				if !seen[w] {
 					seen[w] = true
 					widened = append(widened, w)
 				}

@@ -41,15 +41,16 @@ func TestScopeSuffixNamesWidening(t *testing.T) {
 	goTest := detect.Check{Runner: detect.Go, Narrowable: true}
 	rep := &Report{Checks: []CheckRun{
 		{Scope: "full", Reason: "go vet always runs in full", check: detect.Check{Runner: detect.GoVet}},
-		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", check: goTest},
-		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", check: goTest},
+		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", Widened: []string{"./e2e: its tests run the project's programs"}, check: goTest},
+		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs; tests/a.py: it loads modules by name)", Widened: []string{"./e2e: its tests run the project's programs", "tests/a.py: it loads modules by name"}, check: goTest},
 	}}
-	want := ", related to your changes (including ./e2e: its tests run the project's programs); full suite not run."
+	// Each reason once, read from the data, not from the rendered Reason.
+	want := ", related to your changes (including ./e2e: its tests run the project's programs; tests/a.py: it loads modules by name); full suite not run."
 	if got := scopeSuffix(rep, &engine{}); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	rep.Checks[1].Reason = selecttest.RelatedReason
-	rep.Checks[2].Reason = selecttest.RelatedReason
+	rep.Checks[1].Reason, rep.Checks[1].Widened = selecttest.RelatedReason, nil
+	rep.Checks[2].Reason, rep.Checks[2].Widened = selecttest.RelatedReason, nil
 	if got := scopeSuffix(rep, &engine{}); got != ", related to your changes; full suite not run." {
 		t.Errorf("without widening: %q", got)
 	}

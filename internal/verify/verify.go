@@ -169,8 +169,12 @@ type CheckRun struct {
 	Dir    string `json:"dir"`
 	Runner string `json:"runner"`
 	// Scope is "related" or "full"; Reason says why.
-	Scope   string   `json:"scope"`
-	Reason  string   `json:"reason"`
+	Scope  string `json:"scope"`
+	Reason string `json:"reason"`
+	// Widened are the reasons a related run took in tests no import
+	// reaches ("./e2e: its tests run the project's programs"), as data;
+	// Reason renders them too.
+	Widened []string `json:"widened,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Passed  bool     `json:"passed"`
 	// ExitCode is -1 when the check was killed or never started.
