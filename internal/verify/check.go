@@ -36,7 +36,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	if e.opts.Prior != nil {
 		planned := Planned{Dir: c.Dir, Runner: c.Runner, Full: sel.Full, Targets: sel.Targets, Command: shownCommand(c, sel.Args)}
 		if pr := e.opts.Prior(planned); pr != nil {
-			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Targets: sel.Targets, Dependent: c.FullReason != "", check: c, args: sel.Args}
+			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Note: c.Note, Targets: sel.Targets, Dependent: c.FullReason != "", check: c, args: sel.Args}
 			if sel.Full {
 				cr.Scope = "full"
 			}
@@ -163,7 +163,7 @@ func shownCommand(c detect.Check, args []string) string {
 // executeOnce runs one selection of check c and reads its results.
 // label, if set, is what progress shows instead of the command.
 func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
-	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Targets: sel.Targets, Team: c.Team, Dependent: c.FullReason != "", check: c, args: sel.Args}
+	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Note: c.Note, Targets: sel.Targets, Team: c.Team, Dependent: c.FullReason != "", check: c, args: sel.Args}
 	if sel.Full {
 		cr.Scope = "full"
 	}

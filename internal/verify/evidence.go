@@ -52,7 +52,27 @@ func (rep *Report) Result() *event.VerifyEnd {
 // evidence. It is a pure function of the report: everything it says was
 // recorded when the checks ran.
 func Evidence(rep *Report) (Verdict, string) {
-	return verdict(rep, &engine{cs: ChangeSet{Root: rep.Root}, opts: Options{Timeout: rep.timeout}})
+	v, line := verdict(rep, &engine{cs: ChangeSet{Root: rep.Root}, opts: Options{Timeout: rep.timeout}})
+	if len(rep.Violations) == 0 && rep.Problem == "" {
+		line += checkNotes(rep)
+	}
+	return v, line
+}
+
+// checkNotes are the notes of the checks that ran, each once, as a
+// sentence of their own: " Note: the virtualenv venv/ has no pytest, so
+// /usr/bin/python3 ran the tests."
+func checkNotes(rep *Report) string {
+	var notes []string
+	for _, c := range rep.Checks {
+		if c.Note != "" && !slices.Contains(notes, c.Note) {
+			notes = append(notes, c.Note)
+		}
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " Note: " + strings.Join(notes, "; ") + "."
 }
 
 // verdict decides the outcome and writes its one-line evidence.

@@ -175,6 +175,8 @@ type CheckRun struct {
 	// reaches ("./e2e: its tests run the project's programs"), as data;
 	// Reason renders them too.
 	Widened []string `json:"widened,omitempty"`
+	// Note is what the check's detection wanted said (detect.Check.Note).
+	Note    string   `json:"note,omitempty"`
 	Targets []string `json:"targets,omitempty"`
 	Passed  bool     `json:"passed"`
 	// ExitCode is -1 when the check was killed or never started.

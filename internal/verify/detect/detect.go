@@ -64,6 +64,10 @@ type Check struct {
 	// Timeout, when set, is the check's own time limit (a team check's
 	// timeout_secs); 0 means the gate's.
 	Timeout time.Duration
+	// Note says something about how the check was chosen that the user
+	// would want to know ("the virtualenv venv/ has no pytest, so
+	// /usr/bin/python3 ran the tests"); the evidence carries it.
+	Note string
 }
 
 // Project is a project root with its checks, in run order (cheapest first).

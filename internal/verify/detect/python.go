@@ -71,18 +71,43 @@ func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
 		if real, err := filepath.EvalSymlinks(probe); err == nil {
 			key = real
 		}
+		// A virtualenv's python links to its base interpreter but has
+		// packages of its own (pyvenv.cfg next to its bin/).
+		if venv := filepath.Dir(filepath.Dir(probe)); fileExists(filepath.Join(venv, "pyvenv.cfg")) {
+			key = venv + "\x00" + key
+		}
 		if asked[key] {
 			continue
 		}
 		asked[key] = true
 		if hasPytest(ctx, root, probe, runner) {
-			return pythonCmd(root, c, Pytest)
+			chk := pythonCmd(root, c, Pytest)
+			if venv := venvOf(root, first); venv != "" && c != first {
+				chk.Note = "the virtualenv " + venv + " has no pytest, so " + displayInterp(root, c) + " ran the tests"
+			}
+			return chk
 		}
 	}
 	if first == "" {
 		first = "python3"
 	}
 	return pythonCmd(root, first, Unittest)
+}
+
+// venvOf is the virtualenv interp belongs to (the activated one, or the
+// project's .venv/ or venv/), as the user would name it; "" for another
+// interpreter.
+func venvOf(root, interp string) string {
+	dir := filepath.Dir(filepath.Dir(interp))
+	if venv := os.Getenv("VIRTUAL_ENV"); venv != "" && dir == filepath.Clean(venv) {
+		return venv
+	}
+	for _, v := range []string{".venv", "venv"} {
+		if dir == filepath.Join(root, v) {
+			return v + "/"
+		}
+	}
+	return ""
 }
 
 func pythonCmd(root, interp string, r Runner) Check {
