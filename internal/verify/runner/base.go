@@ -38,6 +38,10 @@ func (b base) FullOnly() string { return b.fullOnly }
 
 func (b base) NarrowTargets(string, []string, []string) ([]string, bool) { return nil, false }
 
+func (b base) Related(string, []string, []string) ([]string, string) {
+	return nil, string(b.name) + " has no related-test mode of its own"
+}
+
 func (b base) NarrowTests(string, []string, []Failure) ([]string, bool) { return nil, false }
 
 func (b base) Collector(string, string) Collector { return &lineParser{} }

@@ -233,3 +233,29 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 	}
 	return o
 }
+
+// Related builds `jest ... --findRelatedTests FILES`, through the test
+// script when that is one plain jest command.
+func (jest) Related(dir string, args, files []string) ([]string, string) {
+	if runnerAt(args, "jest") >= 0 {
+		return append(append(append([]string{}, args...), "--findRelatedTests"), files...), ""
+	}
+	words, isScript, reason := npmScript(dir, args)
+	if !isScript {
+		return nil, "the command does not run jest directly"
+	}
+	if reason == "the test script sets environment variables" {
+		reason = "" // npm keeps them: the arguments go through the script
+	}
+	if reason != "" {
+		return nil, reason
+	}
+	if runnerAt(words, "jest") < 0 {
+		return nil, "the test script is not a plain jest command"
+	}
+	out := append([]string{}, args...)
+	if args[0] == "npm" && !slices.Contains(args, "--") {
+		out = append(out, "--")
+	}
+	return append(append(out, "--findRelatedTests"), files...), ""
+}

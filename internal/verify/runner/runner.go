@@ -60,6 +60,10 @@ type Runner interface {
 	// packages, crates), in place of what args named; dir is the folder
 	// the command runs in. ok is false when the runner cannot.
 	NarrowTargets(dir string, args, targets []string) (out []string, ok bool)
+	// Related returns args running the tests related to the changed
+	// files by the runner's own module graph (jest --findRelatedTests,
+	// vitest related); out is nil when it cannot, and why says why.
+	Related(dir string, args, files []string) (out []string, why string)
 	// NarrowTests returns args running only the named tests (failures as
 	// this runner's Collector reported them). ok is false when a failure
 	// is not a test (a build error) or the runner cannot filter by name.

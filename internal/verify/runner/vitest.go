@@ -3,6 +3,7 @@ package runner
 import (
 	"path"
 	"regexp"
+	"strings"
 )
 
 // vitest is `vitest` and `npx vitest` (and the npm test script that is
@@ -51,4 +52,42 @@ func (vitest) Collector(reportDir, dir string) Collector { return newJestJSON(re
 
 func (vitest) NarrowTests(dir string, args []string, tests []Failure) ([]string, bool) {
 	return jsNamePattern(dir, args, tests, "vitest")
+}
+
+// Related builds `vitest related --run ... FILES`; the related
+// subcommand must come first, so a script's run/watch word is replaced.
+func (vitest) Related(dir string, args, files []string) ([]string, string) {
+	words := args
+	if i := runnerAt(args, "vitest"); i < 0 {
+		w, isScript, reason := npmScript(dir, args)
+		if !isScript {
+			return nil, "the command does not run vitest directly"
+		}
+		if reason != "" {
+			return nil, reason
+		}
+		if runnerAt(w, "vitest") < 0 {
+			return nil, "the test script is not a plain vitest command"
+		}
+		words = w
+		if path.Base(words[0]) == "vitest" {
+			words = append([]string{"npx"}, words...)
+		}
+	}
+	i := runnerAt(words, "vitest")
+	out := append([]string{}, words[:i+1]...)
+	out = append(out, "related", "--run")
+	for j, a := range words[i+1:] {
+		if j == 0 && (a == "run" || a == "watch" || a == "dev") {
+			continue
+		}
+		if a == "--run" || a == "--watch" {
+			continue
+		}
+		if !strings.HasPrefix(a, "-") && j == 0 {
+			return nil, "the vitest command has its own subcommand or filter"
+		}
+		out = append(out, a)
+	}
+	return append(out, files...), ""
 }

@@ -2,17 +2,15 @@ package selecttest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
-	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 func init() {
@@ -72,16 +70,10 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 	}
 	args := in.Check.Args
 	if len(args) == 0 {
-		args = simpleWords(in.Check.Command)
+		args = runner.SimpleWords(in.Check.Command)
 	}
-	var out []string
-	var reason string
-	if in.Check.Runner == detect.Jest {
-		out, reason = jestRelated(in.Check.Dir, args, files)
-	} else {
-		out, reason = vitestRelated(in.Check.Dir, args, files)
-	}
-	if reason != "" {
+	out, reason := runner.For(in.Check.Runner).Related(in.Check.Dir, args, files)
+	if out == nil {
 		return fullSelection(in.Check, reason), nil
 	}
 	return narrowed(out, files, nil), nil
@@ -100,141 +92,6 @@ func snapshotTest(dir, f string) (string, bool) {
 		return "", false
 	}
 	return t, true
-}
-
-// runnerAt returns the index of the runner's word in a direct invocation
-// (jest, npx jest, node_modules/.bin/jest), or -1.
-func runnerAt(args []string, name string) int {
-	for i, a := range args {
-		if path.Base(a) == name {
-			return i
-		}
-		if i == 0 && (a == "npx" || a == "pnpm" || a == "yarn" || a == "bunx") {
-			continue
-		}
-		if strings.HasPrefix(a, "-") && i > 0 && args[0] == "npx" {
-			continue
-		}
-		return -1
-	}
-	return -1
-}
-
-// npmScript reports whether args run the package's test script through a
-// package manager, and the script's words.
-func npmScript(dir string, args []string) (words []string, isScript bool, reason string) {
-	if len(args) < 2 || !contains([]string{"npm", "yarn", "pnpm", "bun"}, args[0]) {
-		return nil, false, ""
-	}
-	rest := args[1:]
-	if rest[0] == "run" || rest[0] == "run-script" {
-		rest = rest[1:]
-	}
-	if len(rest) == 0 || rest[0] != "test" {
-		return nil, false, ""
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return nil, true, "package.json cannot be read"
-	}
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
-	}
-	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, true, "package.json is not valid JSON"
-	}
-	w, envs := scriptWords(pkg.Scripts["test"])
-	if w == nil {
-		return nil, true, "the test script is not a single command"
-	}
-	if envs {
-		return w, true, "the test script sets environment variables"
-	}
-	return w, true, ""
-}
-
-// jestRelated builds `jest ... --findRelatedTests FILES`.
-func jestRelated(dir string, args, files []string) ([]string, string) {
-	if runnerAt(args, "jest") >= 0 {
-		return append(append(append([]string{}, args...), "--findRelatedTests"), files...), ""
-	}
-	words, isScript, reason := npmScript(dir, args)
-	if !isScript {
-		return nil, "the command does not run jest directly"
-	}
-	if reason == "the test script sets environment variables" {
-		reason = "" // npm keeps them: the arguments go through the script
-	}
-	if reason != "" {
-		return nil, reason
-	}
-	if runnerAt(words, "jest") < 0 {
-		return nil, "the test script is not a plain jest command"
-	}
-	out := append([]string{}, args...)
-	if args[0] == "npm" && !contains(args, "--") {
-		out = append(out, "--")
-	}
-	return append(append(out, "--findRelatedTests"), files...), ""
-}
-
-// vitestRelated builds `vitest related --run ... FILES`; the related
-// subcommand must come first, so a script's run/watch word is replaced.
-func vitestRelated(dir string, args, files []string) ([]string, string) {
-	words := args
-	if i := runnerAt(args, "vitest"); i < 0 {
-		w, isScript, reason := npmScript(dir, args)
-		if !isScript {
-			return nil, "the command does not run vitest directly"
-		}
-		if reason != "" {
-			return nil, reason
-		}
-		if runnerAt(w, "vitest") < 0 {
-			return nil, "the test script is not a plain vitest command"
-		}
-		words = w
-		if path.Base(words[0]) == "vitest" {
-			words = append([]string{"npx"}, words...)
-		}
-	}
-	i := runnerAt(words, "vitest")
-	out := append([]string{}, words[:i+1]...)
-	out = append(out, "related", "--run")
-	for j, a := range words[i+1:] {
-		if j == 0 && (a == "run" || a == "watch" || a == "dev") {
-			continue
-		}
-		if a == "--run" || a == "--watch" {
-			continue
-		}
-		if !strings.HasPrefix(a, "-") && j == 0 {
-			return nil, "the vitest command has its own subcommand or filter"
-		}
-		out = append(out, a)
-	}
-	return append(out, files...), ""
-}
-
-// scriptWords parses a package.json script; it returns nil unless the
-// script is one simple command with literal words. envs reports leading
-// VAR=value assignments.
-func scriptWords(script string) (words []string, envs bool) {
-	parsed, err := shell.Parse(script)
-	if err != nil || !parsed.Simple || !parsed.Commands[0].Literal || len(parsed.Commands[0].Args) == 0 {
-		return nil, false
-	}
-	c := parsed.Commands[0]
-	return c.Args, len(c.Env) > 0
-}
-
-// simpleWords splits a command line that is one simple command.
-func simpleWords(cmd string) []string {
-	w, envs := scriptWords(cmd)
-	if envs {
-		return nil
-	}
-	return w
 }
 
 // jsSpecifier finds the module names a JavaScript source imports:

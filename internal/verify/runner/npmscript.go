@@ -1,0 +1,88 @@
+package runner
+
+import (
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/chanto-dev/chanto/internal/shell"
+)
+
+// The package manager side of jest's and vitest's related-test modes: a
+// test script is narrowed through npm only when it is one plain command of
+// the runner.
+
+// runnerAt returns the index of the runner's word in a direct invocation
+// (jest, npx jest, node_modules/.bin/jest), or -1.
+func runnerAt(args []string, name string) int {
+	for i, a := range args {
+		if path.Base(a) == name {
+			return i
+		}
+		if i == 0 && (a == "npx" || a == "pnpm" || a == "yarn" || a == "bunx") {
+			continue
+		}
+		if strings.HasPrefix(a, "-") && i > 0 && args[0] == "npx" {
+			continue
+		}
+		return -1
+	}
+	return -1
+}
+
+// npmScript reports whether args run the package's test script through a
+// package manager, and the script's words.
+func npmScript(dir string, args []string) (words []string, isScript bool, reason string) {
+	if len(args) < 2 || !slices.Contains([]string{"npm", "yarn", "pnpm", "bun"}, args[0]) {
+		return nil, false, ""
+	}
+	rest := args[1:]
+	if rest[0] == "run" || rest[0] == "run-script" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || rest[0] != "test" {
+		return nil, false, ""
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return nil, true, "package.json cannot be read"
+	}
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil, true, "package.json is not valid JSON"
+	}
+	w, envs := scriptWords(pkg.Scripts["test"])
+	if w == nil {
+		return nil, true, "the test script is not a single command"
+	}
+	if envs {
+		return w, true, "the test script sets environment variables"
+	}
+	return w, true, ""
+}
+
+// scriptWords parses a package.json script; it returns nil unless the
+// script is one simple command with literal words. envs reports leading
+// VAR=value assignments.
+func scriptWords(script string) (words []string, envs bool) {
+	parsed, err := shell.Parse(script)
+	if err != nil || !parsed.Simple || !parsed.Commands[0].Literal || len(parsed.Commands[0].Args) == 0 {
+		return nil, false
+	}
+	c := parsed.Commands[0]
+	return c.Args, len(c.Env) > 0
+}
+
+// SimpleWords splits a command line that is one simple command.
+func SimpleWords(cmd string) []string {
+	w, envs := scriptWords(cmd)
+	if envs {
+		return nil
+	}
+	return w
+}
