@@ -52,6 +52,8 @@ type options struct {
 	// chanto, when set, is the chanto binary: each Go mutation is judged
 	// end to end by chanto verify against the full checks (verify.go).
 	chanto string
+	// python runs the full suite of py:DIR projects in -chanto mode.
+	python string
 }
 
 func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -67,6 +69,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		"comma-separated projects, each optionally NAME=MUTATIONS: "+strings.Join(knownProjects, ", ")+", go:MODULE@VERSION")
 	fs.BoolVar(&opts.keep, "keep", false, "keep the work folder")
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
+	fs.StringVar(&opts.python, "python", "/usr/bin/python3", "the interpreter that runs a py:DIR project's full suite (-chanto)")
 	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
 	if err := fs.Parse(args); err != nil {
 		return 2

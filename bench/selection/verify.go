@@ -180,39 +180,8 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, m mutation, head
 	if err != nil {
 		return false, err
 	}
-	full := vet.secs + test.secs
 	newFull := append(newKeys(vetFindings(vet.output), headVet), newKeys(testFailures(test.output), headTests)...)
-	fullCaught := len(newFull) > 0 || test.timedOut
-	caught := len(rep.NewFailures) > 0
-	for _, c := range rep.Checks {
-		if len(c.AlreadyFailing) > 0 {
-			r.oldSeen++
-			break
-		}
-	}
-	ratio := cres.secs / full
-	switch {
-	case fullCaught:
-		r.caughtFull++
-		r.failRatios = append(r.failRatios, ratio)
-		r.failChanto += cres.secs
-		r.failFull += full
-		if caught {
-			r.caught++
-		} else {
-			r.misses = append(r.misses, fmt.Sprintf("%s: full suite: %s; chanto: %s", m, strings.Join(newFull, ", "), rep.Evidence))
-			b.logf("%s: MISS: full suite: %s; chanto: %s", m, strings.Join(newFull, ", "), rep.Evidence)
-		}
-	default:
-		r.passRatios = append(r.passRatios, ratio)
-		r.passChanto += cres.secs
-		r.passFull += full
-		if caught {
-			r.falseNew++
-			b.logf("%s: chanto named a new failure the full suite did not show: %s", m, rep.Evidence)
-		}
-	}
-	b.logf("%s: full %s %.1fs, chanto %.1fs (%.2f): %s", m, map[bool]string{true: "failed", false: "passed"}[fullCaught], full, cres.secs, ratio, rep.Evidence)
+	b.judge(r, m, rep, cres.secs, vet.secs+test.secs, newFull, test.timedOut)
 	return true, nil
 }
 
@@ -285,13 +254,17 @@ func (b *bench) verifyMain(ctx context.Context, stdout, stderr io.Writer) int {
 	var rows []verifyRow
 	for _, name := range b.opts.projects {
 		start := time.Now()
-		p, err := b.goProject(ctx, name)
+		measure, prepare := b.measureVerify, b.goProject
+		if strings.HasPrefix(name, "py:") {
+			measure, prepare = b.measurePyVerify, b.pyProject
+		}
+		p, err := prepare(ctx, name)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
 		}
 		p.key = name
-		r, err := b.measureVerify(ctx, p)
+		r, err := measure(ctx, p)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
@@ -311,7 +284,7 @@ func (b *bench) goProject(ctx context.Context, name string) (*project, error) {
 	}
 	mod, version, ok := strings.Cut(strings.TrimPrefix(name, "go:"), "@")
 	if !strings.HasPrefix(name, "go:") || !ok {
-		return nil, fmt.Errorf("-chanto takes Go modules only (go:NAME or go:MODULE@VERSION)")
+		return nil, fmt.Errorf("-chanto takes Go modules (go:NAME or go:MODULE@VERSION) and Python work trees (py:DIR)")
 	}
 	return b.goModule(ctx, mod, version, filepath.Base(mod))
 }
