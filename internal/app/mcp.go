@@ -97,3 +97,6 @@ func (s *Session) MCP() []mcp.Status { return s.mcp.Status() }
 
 // StopMCP stops the session's MCP servers (Close does too).
 func (s *Session) StopMCP() { s.mcp.Close() }
+
+// MCPWait waits until the servers' start is over (tests, /mcp).
+func (s *Session) MCPWait() { s.mcp.Wait(context.Background()) }
