@@ -166,7 +166,14 @@ func appendChild(src []byte, root, c *value, key string, x any) []byte {
 			return splice(src, last.end, last.end, append([]byte(sep), item("", true)...))
 		}
 		indent := lineIndent(src, kids[0].start)
-		return splice(src, last.end, last.end, append([]byte(",\n"+indent), item(indent, false)...))
+		text := append([]byte("\n"+indent), item(indent, false)...)
+		// A comment closing the last child's line stays on that line:
+		// the comma goes before it, the new child after it.
+		if eol := lineCommentEnd(src, last.end); eol > last.end {
+			src = splice(src, eol, eol, text)
+			return splice(src, last.end, last.end, []byte(","))
+		}
+		return splice(src, last.end, last.end, append([]byte(","), text...))
 	}
 	// Empty: lay it out like the document, one line only if all of it is.
 	closing := c.end - 1
@@ -221,4 +228,30 @@ func commaAfter(src []byte, pos int) int {
 		}
 		p.pos++
 	}
+}
+
+// lineCommentEnd is the end of the line after pos when only white space
+// and a comment follow pos on it; pos itself otherwise.
+func lineCommentEnd(src []byte, pos int) int {
+	i := pos
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	switch {
+	case bytes.HasPrefix(src[i:], []byte("//")):
+		if nl := bytes.IndexByte(src[i:], '\n'); nl >= 0 {
+			return i + nl
+		}
+		return len(src)
+	case bytes.HasPrefix(src[i:], []byte("/*")):
+		end := bytes.Index(src[i+2:], []byte("*/"))
+		if end < 0 {
+			return pos
+		}
+		j := i + 2 + end + 2
+		if k := lineCommentEnd(src, j); k > j || j == len(src) || src[j] == '\n' || src[j] == '\r' {
+			return max(k, j)
+		}
+	}
+	return pos
 }

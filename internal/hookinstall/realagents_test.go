@@ -28,6 +28,7 @@ import (
 const (
 	codexPackage  = "@openai/codex@0.171.0"
 	claudePackage = "@anthropic-ai/claude-code@2.1.332"
+	geminiPackage = "@google/gemini-cli@0.61.0"
 )
 
 var npmMu sync.Mutex
@@ -368,6 +369,110 @@ func fakeAnthropic(t *testing.T, file string) *httptest.Server {
 		ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 		ev("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": map[string]int{"output_tokens": 5}})
 		ev("message_stop", map[string]any{"type": "message_stop"})
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestGeminiRunsInstall: the real gemini-cli, pointed at a local fake
+// Gemini API, runs the hooks install wrote into the project's
+// .gemini/settings.json (a recorder standing in for chanto) in a folder it
+// trusts: at the session's start, before the agent, after its write_file
+// call, after the agent. (One run only: gemini-cli takes tens of seconds
+// to start on a busy machine; uninstall is checked on the file.)
+func TestGeminiRunsInstall(t *testing.T) {
+	gemini := agentCLI(t, geminiPackage, ".bin/gemini")
+	home, proj, bin := t.TempDir(), t.TempDir(), t.TempDir()
+	gitInit(t, proj)
+	log := filepath.Join(bin, "events.jsonl")
+	recorder := "#!/bin/sh\ncat >> " + log + "\necho >> " + log + "\necho '{}'\n"
+	if err := os.WriteFile(filepath.Join(bin, "chanto"), []byte(recorder), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gdir := filepath.Join(home, ".gemini")
+	if err := os.MkdirAll(gdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"settings.json":       `{"security": {"auth": {"selectedType": "gemini-api-key"}}}`,
+		"trustedFolders.json": fmt.Sprintf(`{%q: "TRUST_FOLDER"}`, proj),
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(gdir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths := Paths{Root: proj, Home: home}
+	res, err := Install(Options{Agent: Gemini, Scope: Project, Paths: paths, Command: filepath.Join(bin, "chanto") + " hook gemini"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.Join(res.Notes, " "), geminiUntrusted) {
+		t.Errorf("a trusted folder reported untrusted: %v", res.Notes)
+	}
+	srv := fakeGemini(t, filepath.Join(proj, "b.txt"))
+	cmd := exec.Command(gemini, "-p", "write b.txt", "--approval-mode", "yolo")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), "HOME="+home, "GEMINI_API_KEY=fake-for-tests", "GOOGLE_GEMINI_BASE_URL="+srv.URL)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gemini: %v\n%s", err, out)
+	}
+	data, _ := os.ReadFile(log)
+	var events []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var p struct {
+			Event string `json:"hook_event_name"`
+			Tool  string `json:"tool_name"`
+		}
+		if json.Unmarshal([]byte(line), &p) == nil && p.Event != "" {
+			events = append(events, strings.TrimSuffix(p.Event+" "+p.Tool, " "))
+		}
+	}
+	got := strings.Join(events, ", ")
+	t.Logf("gemini ran chanto's hook on: %s", got)
+	for _, want := range []string{"SessionStart", "BeforeAgent", "AfterTool write_file", "AfterAgent"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("gemini ran chanto's hook on %q; no %s\n%s", got, want, out)
+		}
+	}
+	if _, err := Uninstall(Options{Agent: Gemini, Scope: Project, Paths: paths}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(paths.File(Gemini, Project)); err == nil {
+		t.Errorf("uninstall left the settings file install created")
+	}
+}
+
+// fakeGemini is a Gemini API that asks for write_file on the first
+// streamed request, then answers "Done."; other requests (routing) get a
+// short text.
+func fakeGemini(t *testing.T, file string) *httptest.Server {
+	var mu sync.Mutex
+	streams := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		part := map[string]any{"text": "Done."}
+		if strings.Contains(r.URL.Path, ":streamGenerateContent") {
+			mu.Lock()
+			streams++
+			first := streams == 1
+			mu.Unlock()
+			if first {
+				part = map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": file, "content": "new\n"}}}
+			}
+			w.Header().Set("Content-Type", "text/event-stream")
+			b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+				"usageMetadata": map[string]int{"promptTokenCount": 5, "candidatesTokenCount": 1, "totalTokenCount": 6}})
+			fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+			return
+		}
+		if strings.Contains(r.URL.Path, ":countTokens") {
+			fmt.Fprint(w, `{"totalTokens": 5}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP"}}})
 	}))
 	t.Cleanup(srv.Close)
 	return srv

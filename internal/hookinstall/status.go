@@ -1,7 +1,9 @@
 package hookinstall
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -80,6 +82,9 @@ func status(p Paths, a Agent, s Scope, command string) Entry {
 		if e.Off == "" {
 			e.Off = codexOff(p, s)
 		}
+	}
+	if a == Gemini && s == Project && e.Off == "" && !geminiTrusts(p) {
+		e.Off = geminiUntrusted
 	}
 	return e
 }
@@ -165,9 +170,50 @@ func installNotes(opts Options) []string {
 		return notes
 	}
 	if opts.Scope == Project {
-		return []string{"gemini-cli runs a project's hooks only in a folder you trust, and warns once when it first sees them."}
+		notes := []string{"gemini-cli runs a project's hooks only in a folder you trust, and warns once when it first sees them."}
+		if !geminiTrusts(p) {
+			notes = append(notes, geminiUntrusted+": trust it when gemini asks (or with /permissions), which records it in "+p.show(p.geminiTrustedFolders(), User)+".")
+		}
+		return notes
 	}
 	return nil
+}
+
+const geminiUntrusted = "gemini-cli does not trust this folder yet"
+
+// geminiTrustedFolders is gemini-cli's record of trusted folders.
+func (p Paths) geminiTrustedFolders() string {
+	return filepath.Join(filepath.Dir(p.File(Gemini, User)), "trustedFolders.json")
+}
+
+// geminiTrusts reports whether gemini-cli trusts the project folder, as
+// it decides (the longest matching rule of trustedFolders.json; a
+// TRUST_PARENT rule covers the folder above it), or has folder trust off.
+func geminiTrusts(p Paths) bool {
+	if src, _, _ := readFile(p.File(Gemini, User)); src != nil {
+		if root, err := parseJSON(src, true); err == nil {
+			var on bool
+			if v := root.get("security").get("folderTrust").get("enabled"); v != nil && decode(src, v, &on) == nil && !on {
+				return true
+			}
+		}
+	}
+	src, _, _ := readFile(p.geminiTrustedFolders())
+	var rules map[string]string
+	if src == nil || json.Unmarshal(stripComments(src), &rules) != nil {
+		return false
+	}
+	best, level := -1, ""
+	for rule, l := range rules {
+		dir := rule
+		if l == "TRUST_PARENT" {
+			dir = filepath.Dir(rule)
+		}
+		if rel, err := filepath.Rel(dir, p.Root); err == nil && !strings.HasPrefix(rel, "..") && len(rule) > best {
+			best, level = len(rule), l
+		}
+	}
+	return level == "TRUST_FOLDER" || level == "TRUST_PARENT"
 }
 
 func scopeFlag(s Scope) string {
