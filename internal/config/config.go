@@ -22,6 +22,8 @@ type Config struct {
 	// MCPProjectServers names the servers of MCPServers that a project
 	// file defined (they need the user's approval); set by Load.
 	MCPProjectServers []string `toml:"-"`
+	Formatters        Formatters           `toml:"formatters"`
+	LSP               LSP                  `toml:"lsp"`
 }
 
 // TeamCheck is a check a team commits once ([[team_checks]]): a lint, a
@@ -134,5 +136,65 @@ func Default() Config {
 		},
 		Sandbox:     Sandbox{Mode: "workspace-write", Network: "deny"},
 		Permissions: Permissions{Mode: "default"},
+		Formatters:  Formatters{Enabled: true},
+		LSP:         LSP{Enabled: true, WaitMS: DefaultLSPWaitMS},
 	}
+}
+
+// Formatters configures the formatters run on a file after the write and
+// edit tools changed it (docs/lsp-and-formatters.md).
+type Formatters struct {
+	// Enabled false turns every formatter off.
+	Enabled bool `toml:"enabled"`
+	// Tools adjusts a built-in formatter (gofmt, rustfmt, prettier, ruff,
+	// black) or adds one.
+	Tools map[string]Formatter `toml:"tools"`
+}
+
+// Formatter is one formatter's settings.
+type Formatter struct {
+	// Command is a shell line run in the file's folder; $FILE is the
+	// file's absolute path. Empty keeps a built-in's own command.
+	Command string `toml:"command"`
+	// Extensions the formatter takes (".go"); a new formatter needs them.
+	Extensions []string `toml:"extensions"`
+	Disabled   bool     `toml:"disabled"`
+}
+
+// DefaultLSPWaitMS is how long an edit waits for a language server's
+// diagnostics by default.
+const DefaultLSPWaitMS = 3000
+
+// LSP configures the language servers whose diagnostics are appended to
+// the write and edit tools' results.
+type LSP struct {
+	// Enabled false starts no language server.
+	Enabled bool `toml:"enabled"`
+	// WaitMS bounds the wait for diagnostics after an edit.
+	WaitMS int `toml:"wait_ms"`
+	// Warnings adds warnings to the errors reported.
+	Warnings bool `toml:"warnings"`
+	// Servers adjusts a built-in server (gopls, pyright, basedpyright,
+	// typescript, rust-analyzer) or adds one.
+	Servers map[string]Server `toml:"servers"`
+}
+
+// Server is one language server's settings.
+type Server struct {
+	// Command is the argv that starts the server on stdio.
+	Command []string `toml:"command"`
+	// Extensions are the files it checks (".go"); a new server needs them.
+	Extensions []string `toml:"extensions"`
+	// RootMarkers are file names whose folder is the server's root
+	// (go.mod); the nearest one above the edited file wins.
+	RootMarkers []string `toml:"root_markers"`
+	// LanguageID is the LSP language id of its files (default: the
+	// extension without its dot).
+	LanguageID string `toml:"language_id"`
+	Disabled   bool   `toml:"disabled"`
+	// Settings answer the server's workspace/configuration requests and
+	// go out in didChangeConfiguration; InitOptions are its
+	// initializationOptions.
+	Settings    map[string]any `toml:"settings"`
+	InitOptions map[string]any `toml:"init_options"`
 }

@@ -36,7 +36,8 @@ var widening = map[string][]string{
 // ProjectRules describes the rules for docs and `chanto config`.
 func ProjectRules() (never, needTrust []string) {
 	return append(slices.Clip(projectNever), "sandbox.mode (when widening)", "mcp_servers.*.network", "mcp_servers.*.allow_domains"),
-		append(slices.Clip(projectNeedsTrust), "permissions.mode (when widening)", "permissions.lockdown = false")
+		append(slices.Clip(projectNeedsTrust), "permissions.mode (when widening)", "permissions.lockdown = false",
+			"formatters.tools.*.command", "lsp.servers.*.command")
 }
 
 // filterProject removes from tree the keys the project may not set and
@@ -114,6 +115,11 @@ func needsTrust(path []string, v any, merged map[string]any) bool {
 		if key == k || (strings.HasSuffix(k, ".") && strings.HasPrefix(key, k)) {
 			return true
 		}
+	}
+	// A formatter's or language server's command runs project-chosen
+	// programs; turning one off or passing settings does not.
+	if len(path) == 4 && path[3] == "command" && (path[0] == "formatters" || path[0] == "lsp") {
+		return true
 	}
 	switch key {
 	case "permissions.mode":

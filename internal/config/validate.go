@@ -46,6 +46,10 @@ func (c *checker) check(v any, t reflect.Type, path []string) error {
 		t = t.Elem()
 	}
 	switch {
+	case t.Kind() == reflect.Interface:
+		// Free-form values (a language server's settings) are the
+		// server's to read.
+		return nil
 	case t.Kind() == reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -263,6 +267,9 @@ func checkValue(path []string, v any) string {
 	if len(path) == 4 && path[0] == "mcp_servers" && path[2] == "env_http_headers" {
 		key = "mcp_servers.*.env_http_headers.*"
 	}
+	if len(path) == 4 && (path[0] == "formatters" && path[1] == "tools" || path[0] == "lsp" && path[1] == "servers") {
+		key = path[0] + "." + path[1] + ".*." + path[3]
+	}
 	s, _ := v.(string)
 	n, _ := v.(int64)
 	switch key {
@@ -319,6 +326,16 @@ func checkValue(path []string, v any) string {
 	case "hooks.*.command":
 		if strings.TrimSpace(s) == "" {
 			return "must not be empty"
+		}
+	case "lsp.wait_ms":
+		if n <= 0 {
+			return fmt.Sprintf("must be greater than 0, got %d", n)
+		}
+	case "formatters.tools.*.extensions", "lsp.servers.*.extensions":
+		for _, it := range v.([]any) {
+			if e := it.(string); !strings.HasPrefix(e, ".") || len(e) < 2 {
+				return fmt.Sprintf("expected extensions with their dot (\".go\"), got %q", e)
+			}
 		}
 	case "mcp_servers.*.startup_timeout_sec", "mcp_servers.*.tool_timeout_sec":
 		if f := number(v); f <= 0 {
