@@ -32,6 +32,8 @@ var layer = map[string]int{
 	"internal/tool":              20,
 	"internal/mcp":               25,
 	"internal/mcp/mcptest":       0,
+	"internal/format":            15,
+	"internal/lsp":               15,
 	"internal/session":           20,
 	"internal/llm/anthropic":     20,
 	"internal/llm/openai":        20,

@@ -60,7 +60,7 @@ func (a *Agent) runCall(ctx context.Context, st *TurnState, call llm.Part) llm.P
 	}
 	a.emit(event.Event{Type: event.ToolCompleted, Tool: &event.Tool{
 		ID: call.ID, Name: call.Name, Output: res.Output, IsError: res.IsError,
-		DurationMS: time.Since(start).Milliseconds(),
+		DurationMS: time.Since(start).Milliseconds(), Diagnostics: res.Diagnostics,
 	}})
 	return llm.Part{Type: llm.ToolResult, ID: call.ID, Text: res.Output, IsError: res.IsError}
 }

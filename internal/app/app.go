@@ -76,6 +76,7 @@ type Session struct {
 	gate    *gate.Policy // nil for schema runs
 	runner  *run.Runner
 	perm    *permitter
+	checker *editChecker
 	updates *queue
 	log     *slog.Logger
 	mcp     *mcp.Manager
@@ -140,6 +141,7 @@ func Build(opts Options) (*Session, error) {
 		return nil, err
 	}
 	s.startMCP()
+	s.checker = newEditChecker(opts.Config, opts.Cwd, s.runner)
 	s.agent = agent.New(agent.Options{
 		Provider:       opts.Provider,
 		Model:          opts.Model,
@@ -149,7 +151,7 @@ func Build(opts Options) (*Session, error) {
 		ReadOnlyRunner: ro,
 		Tools:          Tools(loaded.Set), // subagents get no task tool
 		MoreTools:      s.mcpTools,
-		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner, Web: web},
+		Env:            &tool.Env{Root: opts.Cwd, Runner: s.runner, Web: web, Checker: s.checker},
 		Sink:           s.sink(),
 		SessionID:      opts.Transcript.ID(),
 		System:         system,
@@ -277,6 +279,7 @@ func (s *Session) Close() error {
 	s.Interrupt()
 	s.turns.wait()
 	s.mcp.Close()
+	s.checker.close()
 	s.updates.close()
 	if err := s.opts.Transcript.Close(); err != nil {
 		return fmt.Errorf("close transcript: %w", err)

@@ -127,6 +127,19 @@ type Tool struct {
 	IsError bool            `json:"is_error,omitempty"`
 	// DurationMS is set on tool.completed.
 	DurationMS int64 `json:"duration_ms,omitempty"`
+	// Diagnostics is set on tool.completed of a write or edit whose
+	// language server answered.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
+}
+
+// Diagnostics counts what a language server reported after an edit.
+type Diagnostics struct {
+	Server string `json:"server"`
+	// Errors and Warnings are in the edited file (warnings only when
+	// [lsp] warnings is on); Elsewhere counts new errors in other files.
+	Errors    int `json:"errors"`
+	Warnings  int `json:"warnings"`
+	Elsewhere int `json:"elsewhere"`
 }
 
 // Violation is a test-protection finding.

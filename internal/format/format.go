@@ -43,8 +43,10 @@ type Options struct {
 type Outcome struct {
 	// Formatter names the formatter that ran; "" when none applies.
 	Formatter string
-	// Changed reports that the formatter rewrote the file.
+	// Changed reports that the formatter rewrote the file; Content is the
+	// file's bytes then.
 	Changed bool
+	Content []byte
 	// Note is one line for the tool result: a formatter that failed (the
 	// file is as written) or one that was not run, and why.
 	Note string
@@ -166,7 +168,10 @@ func (s *Set) run(ctx context.Context, name, abs string, written []byte, spec ru
 		}
 		return Outcome{Formatter: name, Note: fmt.Sprintf("%s failed (%s); the file is as written", name, why)}
 	}
-	return Outcome{Formatter: name, Changed: !bytes.Equal(now, written)}
+	if bytes.Equal(now, written) {
+		return Outcome{Formatter: name}
+	}
+	return Outcome{Formatter: name, Changed: true, Content: now}
 }
 
 func (s *Set) runner() *run.Runner {

@@ -209,5 +209,3 @@ func (m *Manager) Diagnostics(ctx context.Context, abs string) string {
 	writeDiags(&b, all, maxProjectDiags, m.display)
 	return strings.TrimSuffix(b.String(), "\n")
 }
-
-

@@ -129,7 +129,6 @@ type pipeConn struct {
 func (s *server) initialize(ctx context.Context) error {
 	rootURI := uri.File(s.root)
 	params := &protocol.InitializeParams{
-		ProcessID:             int32(os.Getpid()),
 		ClientInfo:            &protocol.ClientInfo{Name: "chanto"},
 		RootURI:               rootURI,
 		RootPath:              s.root,
@@ -144,7 +143,7 @@ func (s *server) initialize(ctx context.Context) error {
 		},
 	}
 	var result protocol.InitializeResult
-	if _, err := s.conn.Call(ctx, protocol.MethodInitialize, params, &result); err != nil {
+	if _, err := s.conn.Call(ctx, protocol.MethodInitialize, initializeParams{InitializeParams: params}, &result); err != nil {
 		return err
 	}
 	if err := s.conn.Notify(ctx, protocol.MethodInitialized, &protocol.InitializedParams{}); err != nil {
@@ -154,6 +153,15 @@ func (s *server) initialize(ctx context.Context) error {
 		return s.conn.Notify(ctx, protocol.MethodWorkspaceDidChangeConfiguration, &protocol.DidChangeConfigurationParams{Settings: s.def.settings})
 	}
 	return nil
+}
+
+// initializeParams sends a null processId: in the sandbox's own PID
+// namespace chanto's pid names nobody, and servers that watch it
+// (vscode-languageserver's, pyright's and typescript-language-server's)
+// would exit at once. chanto ends its servers itself.
+type initializeParams struct {
+	*protocol.InitializeParams
+	ProcessID *int32 `json:"processId"`
 }
 
 // handle answers what the server asks of the client and records its

@@ -132,6 +132,9 @@ func (p *Policy) Decide(tool string, input json.RawMessage) Decision {
 		o = p.decideTask(input)
 	case canon == "WebFetch":
 		o = p.decideFetch(input)
+	case canon == "Diagnostics":
+		// It reads what a language server says of a file: a read.
+		o = p.decidePath("Read", input)
 	default:
 		o = p.decidePath(canon, input)
 	}

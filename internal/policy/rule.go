@@ -12,6 +12,7 @@ var toolNames = map[string]string{
 	"bash": "Bash", "read": "Read", "edit": "Edit", "write": "Write",
 	"glob": "Glob", "grep": "Grep", "task": "Task",
 	"web_fetch": "WebFetch", "webfetch": "WebFetch",
+	"diagnostics": "Diagnostics",
 }
 
 // rule is one parsed "Tool(pattern)" entry.

@@ -95,7 +95,16 @@ func (Edit) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, e
 	if n > 1 {
 		what = fmt.Sprintf("%d occurrences", n)
 	}
-	return Result{Output: fmt.Sprintf("edited %s: replaced %s\n%s", name, what, snippet(updated, line, strings.Count(newS, "\n")+1))}, nil
+	res := Result{Output: fmt.Sprintf("edited %s: replaced %s", name, what)}
+	// The snippet shows the file as it is after the formatter.
+	var check Result
+	now := env.afterEdit(ctx, abs, []byte(updated), &check)
+	res.Output += "\n" + snippet(string(now), line, strings.Count(newS, "\n")+1)
+	if extra := strings.TrimPrefix(check.Output, "\n"); extra != "" {
+		res.Output += "\n" + extra
+	}
+	res.Diagnostics = check.Diagnostics
+	return res, nil
 }
 
 // toCRLF converts any line endings in s to CRLF.

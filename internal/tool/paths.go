@@ -12,7 +12,7 @@ import (
 
 // Builtin returns the built-in tools in the order they are offered to the model.
 func Builtin() []Tool {
-	return []Tool{Bash{}, Read{}, Write{}, Edit{}, Glob{}, Grep{}, WebFetch{}}
+	return []Tool{Bash{}, Read{}, Write{}, Edit{}, Glob{}, Grep{}, WebFetch{}, Diagnostics{}}
 }
 
 // resolve turns a model-given path into an absolute, cleaned one: relative
@@ -125,6 +125,9 @@ func writeKeepingMode(abs string, content []byte, mode os.FileMode) error {
 
 // schema builds a JSON schema object from a properties map literal.
 func schema(props string, required ...string) json.RawMessage {
+	if required == nil {
+		required = []string{}
+	}
 	req, _ := json.Marshal(required)
 	return json.RawMessage(`{"type":"object","properties":` + props + `,"required":` + string(req) + `,"additionalProperties":false}`)
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/run"
 )
 
@@ -36,6 +37,9 @@ type Result struct {
 	Dir      string
 	// Duration is how long the command ran.
 	Duration time.Duration
+	// Diagnostics counts what the language server said after a write or
+	// edit (nil when none answered).
+	Diagnostics *event.Diagnostics
 }
 
 // Env is the state tools share within a session.
@@ -46,6 +50,9 @@ type Env struct {
 	Runner *run.Runner
 	// Web is web_fetch's way out; nil refuses every fetch.
 	Web *Web
+	// Checker formats and diagnoses what write and edit changed; nil
+	// leaves files as written.
+	Checker EditChecker
 
 	mu    sync.Mutex
 	cwd   string                // bash's persistent working directory
@@ -56,7 +63,7 @@ type Env struct {
 // anything else added above the lock), with its own working directory and
 // read records, so its cd and reads do not leak into the parent's.
 func (e *Env) Fork() *Env {
-	return &Env{Root: e.Root, Runner: e.Runner, Web: e.Web}
+	return &Env{Root: e.Root, Runner: e.Runner, Web: e.Web, Checker: e.Checker}
 }
 
 type readRecord struct {

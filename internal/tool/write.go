@@ -73,7 +73,9 @@ func (Write) Run(ctx context.Context, env *Env, input json.RawMessage) (Result, 
 	if in.Content != "" && !strings.HasSuffix(in.Content, "\n") {
 		lines++
 	}
-	return Result{Output: fmt.Sprintf("%s %s (%s, %s)", verb, name, plural(lines, "line"), plural(len(in.Content), "byte"))}, nil
+	res := Result{Output: fmt.Sprintf("%s %s (%s, %s)", verb, name, plural(lines, "line"), plural(len(in.Content), "byte"))}
+	env.afterEdit(ctx, abs, []byte(in.Content), &res)
+	return res, nil
 }
 
 func plural(n int, unit string) string {
