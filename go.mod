@@ -36,9 +36,9 @@ require (
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	go.lsp.dev/jsonrpc2 v0.10.0
-	go.lsp.dev/protocol v0.12.0
-	go.lsp.dev/uri v0.3.0
+	go.lsp.dev/jsonrpc2 v0.10.0 // language servers: JSON-RPC 2.0 with LSP's Content-Length framing, the version go.lsp.dev/protocol is built on (one RPC layer, not two)
+	go.lsp.dev/protocol v0.12.0 // language servers: the LSP types (initialize, didOpen/didChange, publishDiagnostics); crush's powernap is not served by the module proxy, sourcegraph/jsonrpc2 has no protocol types
+	go.lsp.dev/uri v0.3.0 // language servers: file:// URIs as the protocol spells them
 )
 
 require (

@@ -164,3 +164,107 @@ func TestBrokenServersCostANoteNotTheEdit(t *testing.T) {
 		})
 	}
 }
+
+// The server's environment is built by internal/run: secret-named
+// variables never reach it. Read from the running gopls itself.
+func TestServerEnvironmentHasNoSecrets(t *testing.T) {
+	need(t, "gopls", "go install golang.org/x/tools/gopls@v0.23.0")
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"go.mod": "module m\n\ngo 1.22\n"})
+	marker := "CHANTO_LSP_TEST_MARKER=" + filepath.Base(root)
+	base := append(os.Environ(), marker, "SERVICE_TOKEN=tok-123", "MY_API_KEY=key-456", "DB_URL=postgres://u:pw@db/x")
+	cfg := config.Default().LSP
+	cfg.WaitMS = 120_000
+	m := New(Options{Config: cfg, Root: root, Runner: &run.Runner{BaseEnv: base}})
+	defer m.Close()
+	if r := edit(t, m, root, "m.go", "package m\n"); !r.Checked {
+		t.Fatalf("gopls did not answer: %+v", r)
+	}
+	env := serverEnviron(t, marker, "gopls")
+	for _, secret := range []string{"SERVICE_TOKEN=", "MY_API_KEY=", "DB_URL="} {
+		if strings.Contains(env, "\x00"+secret) {
+			t.Errorf("gopls sees %s", secret)
+		}
+	}
+	if !strings.Contains(env, "\x00PATH=") {
+		t.Errorf("gopls has no PATH: the environment was not read")
+	}
+}
+
+// serverEnviron finds the process named name carrying marker and returns
+// its /proc/PID/environ (NUL-separated, with a leading NUL).
+func serverEnviron(t *testing.T, marker, name string) string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		cmd, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil || !strings.Contains(filepath.Base(strings.Split(string(cmd), "\x00")[0]), name) {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err == nil && strings.Contains(string(env), marker) {
+			return "\x00" + string(env)
+		}
+	}
+	t.Fatalf("no %s process with %s found in /proc", name, marker)
+	return ""
+}
+
+// A server that dies is started again once; dying again gives it up for
+// the session, each time with a one-line note and the edit unharmed.
+func TestDeadServerIsRestartedOnce(t *testing.T) {
+	need(t, "gopls", "go install golang.org/x/tools/gopls@v0.23.0")
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"go.mod": "module m\n\ngo 1.22\n"})
+	marker := "CHANTO_LSP_TEST_MARKER=restart-" + filepath.Base(root)
+	cfg := config.Default().LSP
+	cfg.WaitMS = 120_000
+	m := New(Options{Config: cfg, Root: root, Runner: &run.Runner{BaseEnv: append(os.Environ(), marker)}})
+	defer m.Close()
+	kill := func() {
+		m.mu.Lock()
+		var srv *server
+		for _, sl := range m.slots {
+			srv = sl.srv
+		}
+		m.mu.Unlock()
+		for _, pid := range serverPids(t, marker, "gopls") {
+			_ = exec.Command("kill", "-9", pid).Run()
+		}
+		<-srv.exited // the test's own timeout bounds this
+	}
+	if r := edit(t, m, root, "m.go", "package m\n"); !r.Checked {
+		t.Fatalf("first edit: %+v", r)
+	}
+	kill()
+	r := edit(t, m, root, "m.go", "package m\n\n")
+	if !strings.Contains(r.Note, "gopls exited") || !strings.Contains(r.Note, "restarted it") {
+		t.Fatalf("after the first death: %q", r.Note)
+	}
+	if r := edit(t, m, root, "m.go", "package m\n\nvar x int = \"s\"\n"); !r.Checked || len(r.File) != 1 {
+		t.Fatalf("restarted gopls did not answer: %+v", r)
+	}
+	kill()
+	r = edit(t, m, root, "m.go", "package m\n")
+	if !strings.Contains(r.Note, "gopls exited again") || strings.Contains(r.Note, "\n") {
+		t.Fatalf("after the second death: %q", r.Note)
+	}
+	if r := edit(t, m, root, "m.go", "package m\n\n"); r.Note != "" || r.Checked {
+		t.Fatalf("a given-up server is quiet: %+v", r)
+	}
+}
+
+func serverPids(t *testing.T, marker, name string) []string {
+	var pids []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		cmd, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil || !strings.Contains(filepath.Base(strings.Split(string(cmd), "\x00")[0]), name) {
+			continue
+		}
+		if env, err := os.ReadFile(filepath.Join(d, "environ")); err == nil && strings.Contains(string(env), marker) {
+			pids = append(pids, filepath.Base(d))
+		}
+	}
+	return pids
+}
