@@ -3,6 +3,7 @@ package format
 import (
 	"context"
 	"encoding/json"
+	gofmt "go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,9 +29,7 @@ var prettierExts = []string{".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts"
 
 func builtins() []formatter {
 	return []formatter{
-		{name: "gofmt", extensions: []string{".go"}, plan: func(_ *Set, abs string) ([]string, string) {
-			return []string{"gofmt", "-w", abs}, ""
-		}},
+		{name: "gofmt", extensions: []string{".go"}, inproc: gofmt.Source},
 		{name: "rustfmt", extensions: []string{".rs"}, plan: (*Set).planRustfmt},
 		{name: "prettier", extensions: prettierExts, plan: (*Set).planPrettier},
 		{name: "ruff", extensions: []string{".py", ".pyi"}, plan: func(s *Set, abs string) ([]string, string) {

@@ -73,6 +73,10 @@ type formatter struct {
 	// plan returns the argv for the file, or nil and a note ("" to stay
 	// quiet) when the project does not use this formatter.
 	plan func(s *Set, abs string) ([]string, string)
+	// inproc formats in chanto's own process instead (gofmt: the
+	// standard library's go/format is gofmt's formatting, without a
+	// process start on every edit).
+	inproc func(src []byte) ([]byte, error)
 }
 
 // New builds the formatters of a project from its configuration.
@@ -91,7 +95,7 @@ func New(opts Options) *Set {
 			b.extensions = t.Extensions
 		}
 		if ok && t.Command != "" {
-			b.command, b.plan = t.Command, nil
+			b.command, b.plan, b.inproc = t.Command, nil, nil
 		}
 		s.builtin = append(s.builtin, b)
 	}
@@ -125,6 +129,8 @@ func (s *Set) Format(ctx context.Context, abs string, written []byte) Outcome {
 		spec := run.Spec{Dir: filepath.Dir(abs), Env: []string{"FILE=" + abs}, Timeout: s.opts.Timeout, Purpose: run.Model, OutputCap: 4096}
 		if f.command != "" {
 			spec.Shell = f.command
+		} else if f.inproc != nil {
+			return s.runInProcess(f, abs, written)
 		} else {
 			argv, note := f.plan(s, abs)
 			if argv == nil {
@@ -172,6 +178,23 @@ func (s *Set) run(ctx context.Context, name, abs string, written []byte, spec ru
 		return Outcome{Formatter: name}
 	}
 	return Outcome{Formatter: name, Changed: true, Content: now}
+}
+
+// runInProcess formats with f.inproc and writes the result if it differs.
+func (s *Set) runInProcess(f formatter, abs string, written []byte) Outcome {
+	out, err := f.inproc(written)
+	if err != nil {
+		// go/format's errors are "line:col: message"; name the file.
+		return Outcome{Formatter: f.name, Note: fmt.Sprintf("%s failed (%s:%s); the file is as written", f.name, filepath.Base(abs), firstLine([]byte(err.Error())))}
+	}
+	if bytes.Equal(out, written) {
+		return Outcome{Formatter: f.name}
+	}
+	if err := writeBack(abs, out); err != nil {
+		_ = writeBack(abs, written)
+		return Outcome{Formatter: f.name, Note: fmt.Sprintf("%s failed (%v); the file is as written", f.name, err)}
+	}
+	return Outcome{Formatter: f.name, Changed: true, Content: out}
 }
 
 func (s *Set) runner() *run.Runner {

@@ -58,7 +58,7 @@ func TestFailingFormatterLeavesTheFileAsWritten(t *testing.T) {
 	// gofmt refuses a syntax error and writes nothing.
 	written := write(t, p, "package a\nfunc A( {\n")
 	o := set(t, root, false, nil).Format(context.Background(), p, written)
-	if read(t, p) != string(written) || o.Changed || !strings.HasPrefix(o.Note, "gofmt failed (exit 2: ") || !strings.HasSuffix(o.Note, "; the file is as written") {
+	if read(t, p) != string(written) || o.Changed || !strings.HasPrefix(o.Note, "gofmt failed (a.go:2:9: expected ") || !strings.HasSuffix(o.Note, "; the file is as written") {
 		t.Fatalf("outcome %+v, file %q", o, read(t, p))
 	}
 	// A formatter that scribbles on the file and then fails: the model's
