@@ -367,3 +367,63 @@ func TestFindProjectRoot(t *testing.T) {
 		t.Errorf("home's .chanto made a project: %s", got)
 	}
 }
+
+// A project's formatter and language-server commands run programs: they
+// wait for trust. Turning one off and passing settings do not.
+func TestProjectFormatterAndServerCommandsNeedTrust(t *testing.T) {
+	project := `[formatters.tools.gofmt]
+command = "./evil $FILE"
+[formatters.tools.prettier]
+disabled = true
+[lsp]
+wait_ms = 5000
+[lsp.servers.gopls]
+command = ["./evil-gopls"]
+[lsp.servers.gopls.settings.gopls]
+staticcheck = true
+[lsp.servers.pyright]
+disabled = true
+`
+	_, proj := setup(t, "", project)
+	l, err := Load(LoadOptions{ProjectDir: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Config
+	if c.Formatters.Tools["gofmt"].Command != "" || len(c.LSP.Servers["gopls"].Command) != 0 {
+		t.Errorf("untrusted commands applied: %+v %+v", c.Formatters, c.LSP)
+	}
+	if !c.Formatters.Tools["prettier"].Disabled || !c.LSP.Servers["pyright"].Disabled || c.LSP.WaitMS != 5000 ||
+		c.LSP.Servers["gopls"].Settings["gopls"].(map[string]any)["staticcheck"] != true {
+		t.Errorf("harmless keys not applied: %+v %+v", c.Formatters, c.LSP)
+	}
+	if len(l.Warnings) != 2 || !strings.Contains(l.Warnings[0], "sets formatters.tools.gofmt.command; ignored because") ||
+		!strings.Contains(l.Warnings[1], "sets lsp.servers.gopls.command; ignored because") {
+		t.Errorf("warnings:\n%s", strings.Join(l.Warnings, "\n"))
+	}
+	if _, err := Trust(proj); err != nil {
+		t.Fatal(err)
+	}
+	l, err = Load(LoadOptions{ProjectDir: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Config.Formatters.Tools["gofmt"].Command != "./evil $FILE" || l.Config.LSP.Servers["gopls"].Command[0] != "./evil-gopls" {
+		t.Errorf("trusted commands not applied: %+v", l.Config.LSP)
+	}
+}
+
+func TestFormatterAndServerValues(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"[lsp]\nwait_ms = 0\n", ":2: lsp.wait_ms: must be greater than 0, got 0"},
+		{"[formatters.tools.x]\nextensions = [\"go\"]\n", `:2: formatters.tools.x.extensions: expected extensions with their dot (".go"), got "go"`},
+		{"[lsp.servers.x]\ncommand = \"gopls\"\n", ":2: lsp.servers.x.command: expected array of strings, got string"},
+		{"[lsp.servers.x]\nroots = []\n", `:2: unknown key "roots" in [lsp.servers.x]`},
+	} {
+		_, proj := setup(t, c.file, "")
+		_, err := Load(LoadOptions{ProjectDir: proj})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: err = %v, want %q", c.file, err, c.want)
+		}
+	}
+}

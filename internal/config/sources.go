@@ -56,6 +56,11 @@ func flatten(v reflect.Value, path []string, fn func([]string, reflect.Value)) {
 		if !v.IsNil() {
 			fn(path, v.Elem())
 		}
+	case reflect.Interface:
+		// A free-form value (a language server's settings): its leaves.
+		if !v.IsNil() {
+			flatten(v.Elem(), path, fn)
+		}
 	default:
 		fn(path, v)
 	}
@@ -63,6 +68,9 @@ func flatten(v reflect.Value, path []string, fn func([]string, reflect.Value)) {
 
 // tomlValue renders a leaf in TOML syntax; hook lists become inline tables.
 func tomlValue(v reflect.Value) string {
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
 	switch v.Kind() {
 	case reflect.String:
 		return strconv.Quote(v.String())
