@@ -127,12 +127,18 @@ func (m *Manager) Touch(ctx context.Context, abs string, content []byte) Report 
 	m.resync(wctx, srv, u)
 	before := srv.snapshot()
 	version, seen, sent, err := srv.sync(wctx, u, sl.def.langID(strings.ToLower(filepath.Ext(abs))), string(content))
-	if err == nil && sent && !srv.await(wctx, u, version, seen, settle) {
+	ok := err != nil || !sent || srv.await(wctx, u, version, seen, settle)
+	if ok && err == nil && sent && version == 1 && sl.def.emptyOnOpen && len(srv.snapshot()[u]) == 0 {
+		// Opened just now and answered empty: maybe the project was still
+		// loading. A second answer within the bound is the real one.
+		srv.await(wctx, u, version, seen+1, settle)
+	}
+	if !ok {
 		if !srv.alive() {
 			rep.Note = fmt.Sprintf("%s exited (%s); no diagnostics for this edit", sl.def.name, srv.exitReason())
 			return rep
 		}
-		rep.Note = fmt.Sprintf("%s sent no diagnostics within %s", sl.def.name, time.Duration(m.opts.Config.WaitMS)*time.Millisecond)
+		rep.Note = fmt.Sprintf("%s sent no diagnostics within %s (still analysing); the diagnostics tool shows them once it has", sl.def.name, time.Duration(m.opts.Config.WaitMS)*time.Millisecond)
 		return rep
 	}
 	if err != nil {

@@ -25,6 +25,11 @@ type serverDef struct {
 	initOptions map[string]any
 	// install says how to get the server, for the note when it is missing.
 	install string
+	// emptyOnOpen marks a server whose first publish for a newly opened
+	// file may be an empty set sent while its project still loads
+	// (typescript-language-server): an empty first answer waits for a
+	// second one, up to the bound.
+	emptyOnOpen bool
 }
 
 // Builtin names the built-in servers, in the order they are tried for a
@@ -44,7 +49,8 @@ func builtinDefs() []serverDef {
 		{name: "basedpyright", command: []string{"basedpyright-langserver", "--stdio"}, extensions: []string{".py", ".pyi"}, rootMarkers: pyMarkers,
 			languageID: "python", install: "pip install basedpyright"},
 		{name: "typescript", command: []string{"typescript-language-server", "--stdio"}, extensions: []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"},
-			rootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}, languageIDs: jsIDs, install: "npm install -g typescript-language-server typescript"},
+			rootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}, languageIDs: jsIDs, install: "npm install -g typescript-language-server typescript",
+			emptyOnOpen: true},
 		{name: "rust-analyzer", command: []string{"rust-analyzer"}, extensions: []string{".rs"}, rootMarkers: []string{"Cargo.toml"},
 			languageID: "rust", install: "rustup component add rust-analyzer"},
 	}
