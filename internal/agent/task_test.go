@@ -213,7 +213,7 @@ say fine
 	for _, tl := range SubagentTools(append(tool.Builtin(), Task{}), agents.Builtins("")[1], false) {
 		names = append(names, tl.Name())
 	}
-	if want := []string{"read", "glob", "grep", "diagnostics"}; !slices.Equal(names, want) {
+	if want := []string{"read", "glob", "grep"}; !slices.Equal(names, want) {
 		t.Errorf("explore tools = %v, want %v", names, want)
 	}
 }

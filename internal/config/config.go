@@ -21,9 +21,9 @@ type Config struct {
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
 	// MCPProjectServers names the servers of MCPServers that a project
 	// file defined (they need the user's approval); set by Load.
-	MCPProjectServers []string `toml:"-"`
-	Formatters        Formatters           `toml:"formatters"`
-	LSP               LSP                  `toml:"lsp"`
+	MCPProjectServers []string   `toml:"-"`
+	Formatters        Formatters `toml:"formatters"`
+	LSP               LSP        `toml:"lsp"`
 }
 
 // TeamCheck is a check a team commits once ([[team_checks]]): a lint, a
