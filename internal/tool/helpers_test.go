@@ -90,8 +90,8 @@ func TestBuiltinToolsHaveDocsAndSchemas(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 7 {
-		t.Errorf("want 7 tools, got %v", seen)
+	if len(seen) != 8 {
+		t.Errorf("want 8 tools, got %v", seen)
 	}
 }
 
