@@ -159,11 +159,14 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 // (a copy has no target folder and would rebuild every crate), and so is
 // Go: its build cache keys on the source folder, so a copy recompiles the
 // whole module and its tests (4-8 times the full suite on BurntSushi/toml,
-// where putback rebuilds only the changed packages). So is a sandboxed
-// runner, whose checks see a private /tmp and not the copy.
+// where putback rebuilds only the changed packages). So is Python: an
+// editable install or a PYTHONPATH naming the working tree makes the
+// copy's tests import the changed code, not the base (itsdangerous with
+// PYTHONPATH=$PWD/src read a new failure as already failing). So is a
+// sandboxed runner, whose checks see a private /tmp and not the copy.
 func (e *engine) useCopy(last *CheckRun) bool {
 	switch last.check.Runner {
-	case detect.Cargo, detect.Go, detect.GoVet:
+	case detect.Cargo, detect.Go, detect.GoVet, detect.Pytest, detect.Unittest:
 		return false
 	}
 	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && e.r.Sandbox == nil
