@@ -66,6 +66,8 @@ type model struct {
 	pending []string
 	pager   viewport.Model
 	back    uiMode
+	// sized is set by the first WindowSizeMsg.
+	sized bool
 	// focused is false while the terminal says it lost the focus: a turn
 	// that ends then is also announced by a desktop notification (OSC 9).
 	focused bool
@@ -218,13 +220,31 @@ func (m *model) printFull(s, full string) tea.Cmd {
 	if m.record {
 		m.printed = append(m.printed, s)
 	}
-	if m.mode == modeTranscript {
+	if m.mode == modeTranscript || !m.sized {
 		m.pending = append(m.pending, s)
 		return nil
 	}
-	// Lines wider than the terminal would wrap behind the renderer's back
-	// and leave pieces of the live region in the history.
-	return tea.Println(ansi.Wrap(s, max(m.width, 1), ""))
+	return m.println(s)
+}
+
+// println hands text to the renderer in pieces the screen has room for.
+// Lines wider than the terminal would wrap behind the renderer's back, and
+// a piece taller than the rows above the live region scrolls the region
+// itself into the history before the renderer can push it down: both
+// left pieces of the live region in the scrollback (on a 20×6 screen).
+func (m *model) println(s string) tea.Cmd {
+	lines := strings.Split(ansi.Wrap(s, max(m.width, 1), ""), "\n")
+	room := max(m.height-strings.Count(m.frame(), "\n")-2, 1)
+	if len(lines) <= room {
+		return tea.Println(strings.Join(lines, "\n"))
+	}
+	var cmds []tea.Cmd
+	for len(lines) > 0 {
+		n := min(room, len(lines))
+		cmds = append(cmds, tea.Println(strings.Join(lines[:n], "\n")))
+		lines = lines[n:]
+	}
+	return tea.Sequence(cmds...)
 }
 
 // Update is the one place state changes.
@@ -232,6 +252,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+		if !m.sized {
+			// Nothing is drawn or printed before the terminal's size is
+			// known: a frame laid out for 80×24 on a 20×6 screen left its
+			// rows in the scrollback.
+			m.sized = true
+			return m, m.flushPending()
+		}
 		return m, nil
 	case tea.FocusMsg:
 		m.focused = true
@@ -316,6 +343,9 @@ func (m *model) resize(w, h int) {
 func (m *model) fitInput() {
 	lines := m.input.LineCount()
 	room := max(m.height-3, 1)
+	if m.height <= smallScreen {
+		room = 1 // the small frame keeps one height (smallFrame)
+	}
 	m.input.SetHeight(min(max(lines, 1), min(8, room)))
 }
 

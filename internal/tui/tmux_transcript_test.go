@@ -58,3 +58,39 @@ say `+"```"+`
 		t.Errorf("the scrollback changed after the transcript view:\n%s", s)
 	}
 }
+
+// On a 20×6 screen a turn that prints more lines than the screen has
+// leaves nothing of the live region in the scrollback.
+func TestTmuxTinyScreenLeavesNoFramePieces(t *testing.T) {
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	dir := project(t)
+	script := writeScript(t, `say Let me look at the code first and then fix it.
+call read {"path":"calc.go"}
+---
+sleep 300ms
+call bash {"command":"seq 1 12; exit 1"}
+---
+say Here is a longer answer that wraps over several lines of the small screen.
+say
+say And a second paragraph.
+`)
+	tm := startTerm(t, dir, 20, 6, "--model", "scripted:"+script, "--permission-mode", "bypass", "--sandbox", "off")
+	tm.wait("? keys")
+	tm.typeLine("fix the code please now")
+	tm.wait("paragraph.")
+	time.Sleep(500 * time.Millisecond)
+	s := tm.screen()
+	for _, piece := range []string{"working…", "Run seq"} {
+		if strings.Contains(s, piece) {
+			t.Errorf("the scrollback holds %q from the live region:\n%s", piece, s)
+		}
+	}
+	if n := strings.Count(s, "› Ask chanto"); n != 1 {
+		t.Errorf("the input shows %d times:\n%s", n, s)
+	}
+	for _, want := range []string{"│ 6", "│ 12", "screen.", "› fix the code"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the scrollback lacks %q:\n%s", want, s)
+		}
+	}
+}

@@ -52,9 +52,15 @@ func (m *model) closeTranscript() tea.Cmd {
 	if m.mode == modeQuestion && m.question == nil {
 		m.mode = modeInput
 	}
+	return m.flushPending()
+}
+
+// flushPending prints what waited for the transcript view to close (or
+// for the terminal's size).
+func (m *model) flushPending() tea.Cmd {
 	var cmds []tea.Cmd
 	for _, s := range m.pending {
-		cmds = append(cmds, tea.Println(ansi.Wrap(s, max(m.width, 1), "")))
+		cmds = append(cmds, m.println(s))
 	}
 	m.pending = nil
 	return tea.Sequence(cmds...)

@@ -50,7 +50,9 @@ func (m *model) onEvent(e *event.Event) tea.Cmd {
 		}
 	case event.MessageDelta:
 		m.turn.reply.WriteString(e.Text)
-		cmds = append(cmds, m.commitBlocks())
+		if strings.Contains(e.Text, "\n") { // a block can only end at a line end
+			cmds = append(cmds, m.commitBlocks())
+		}
 	case event.MessageCompleted:
 		rest := e.Text
 		if done := m.turn.reply.String()[:m.turn.shown]; strings.HasPrefix(rest, done) {

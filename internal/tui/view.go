@@ -20,7 +20,7 @@ import (
 // Everything finished is already in the scrollback. On a small screen the
 // parts drop in reverse order of importance; the input always stays.
 func (m *model) View() tea.View {
-	if m.quitting {
+	if m.quitting || !m.sized {
 		return tea.NewView("")
 	}
 	if m.mode == modeTranscript {
@@ -38,6 +38,9 @@ func (m *model) View() tea.View {
 // frame is the live region as text, a function of the state.
 func (m *model) frame() string {
 	w := max(m.width, 1)
+	if m.height <= smallScreen && m.mode == modeInput {
+		return m.smallFrame(w)
+	}
 	bottom := m.bottom(w)
 	room := m.height - 1 - lipgloss.Height(bottom)
 	var top []string
@@ -51,6 +54,32 @@ func (m *model) frame() string {
 	// lines printed above it would have nowhere to go and the terminal
 	// would scroll parts of the old frame into the history.
 	lines := strings.Split(strings.Join(append(top, bottom), "\n"), "\n")
+	if limit := max(m.height-1, 1); len(lines) > limit {
+		lines = lines[len(lines)-limit:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// smallScreen is the height at and below which the input's frame has
+// one fixed height: a status line, one row of input and the footer. A
+// frame that changed height while lines were printed above it left rows
+// of the old frame in the scrollback there (the 20×6 leftovers).
+const smallScreen = 8
+
+func (m *model) smallFrame(w int) string {
+	status := m.st.dim.Render(truncate("? keys · /help", w))
+	if m.turn.busy {
+		if live := m.liveLines(w); len(live) > 0 {
+			status = live[len(live)-1]
+		}
+	}
+	if m.notice != "" {
+		status = m.st.dim.Render(truncate(m.notice, w))
+	}
+	lines := []string{status, m.input.View()}
+	if m.height >= 4 {
+		lines = append(lines, m.footer(w))
+	}
 	if limit := max(m.height-1, 1); len(lines) > limit {
 		lines = lines[len(lines)-limit:]
 	}
