@@ -153,10 +153,10 @@ func (e *edit) list(event string) (*value, error) {
 	return l, nil
 }
 
-// removeOne removes one of chanto's handlers (its whole group when the
-// group holds nothing else) and reports whether there was one. With
-// prune, an event list left empty goes too, and then an empty "hooks".
-func (e *edit) removeOne(a Agent, f Found, prune bool) {
+// removeOne removes one of chanto's handlers, f (its whole group when the
+// group holds nothing else). With prune, an event list left empty goes
+// too, and then an empty "hooks".
+func (e *edit) removeOne(f Found, prune bool) {
 	h, _ := hooksObject(e.root)
 	mi := -1
 	for i, m := range h.members {
@@ -218,14 +218,12 @@ func install(src []byte, a Agent, command string) ([]byte, change, error) {
 			break
 		}
 		ch.Removed = append(ch.Removed, found[i].Event)
-		e.removeOne(a, found[i], true)
+		e.removeOne(found[i], true)
 	}
 	for _, hk := range a.hooks() {
-		l, err := e.list(hk.Event)
-		if err != nil {
+		if _, err := e.list(hk.Event); err != nil {
 			return nil, ch, err
 		}
-		_ = l
 		found, _ := scan(e.src, e.root, a, command)
 		mine := filter(found, hk.Event)
 		if len(mine) == 1 && mine[0].Current {
@@ -233,11 +231,11 @@ func install(src []byte, a Agent, command string) ([]byte, change, error) {
 			continue
 		}
 		for len(mine) > 0 {
-			e.removeOne(a, mine[len(mine)-1], false)
+			e.removeOne(mine[len(mine)-1], false)
 			found, _ = scan(e.src, e.root, a, command)
 			mine = filter(found, hk.Event)
 		}
-		l, _ = e.list(hk.Event)
+		l, _ := e.list(hk.Event)
 		e.set(appendChild(e.src, e.root, l, "", a.entry(hk, command)))
 		ch.Added = append(ch.Added, hk.Event)
 	}
@@ -266,7 +264,7 @@ func uninstall(src []byte, a Agent) ([]byte, change, error) {
 		if len(ch.Removed) == 0 || ch.Removed[len(ch.Removed)-1] != f.Event {
 			ch.Removed = append(ch.Removed, f.Event)
 		}
-		e.removeOne(a, f, true)
+		e.removeOne(f, true)
 	}
 }
 
