@@ -107,6 +107,16 @@ func (st styles) toolText(t *event.Tool, input []byte, root string, width int, f
 		} else {
 			body = st.diffLines(diff, limit(full, 12))
 		}
+		if d := t.Diagnostics; d != nil && !t.IsError {
+			note, found := diagnosticsNote(d)
+			if found {
+				mark = st.warn.Render("●")
+				head += " · " + note
+				body = append(body, diagnosticLines(t.Output, d.Server, limit(full, 4))...)
+			} else {
+				head += " · " + note
+			}
+		}
 	default:
 		head = toolTitle(t.Name, input, root)
 		if full {
@@ -133,6 +143,44 @@ func limit(full bool, short int) int {
 		return maxFullLines
 	}
 	return short
+}
+
+// diagnosticsNote is what the language server said after an edit:
+// "gopls: 1 error, 2 warnings" (found), or "gopls: no errors".
+func diagnosticsNote(d *event.Diagnostics) (string, bool) {
+	var parts []string
+	if d.Errors > 0 {
+		parts = append(parts, plural(d.Errors, "error"))
+	}
+	if d.Warnings > 0 {
+		parts = append(parts, plural(d.Warnings, "warning"))
+	}
+	if d.Elsewhere > 0 {
+		parts = append(parts, plural(d.Elsewhere, "new error")+" elsewhere")
+	}
+	if len(parts) == 0 {
+		return d.Server + ": no errors", false
+	}
+	return d.Server + ": " + strings.Join(parts, ", "), true
+}
+
+// diagnosticLines are the server's report in an edit's output: the line
+// naming the server and the indented lines under it.
+func diagnosticLines(out, server string, n int) []string {
+	var lines []string
+	in := false
+	for _, l := range splitLines(out) {
+		switch {
+		case strings.HasPrefix(l, server+":"):
+			in = true
+		case in && !strings.HasPrefix(l, " "):
+			in = false
+		}
+		if in && len(lines) < n {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	return lines
 }
 
 // exitOf reads the bash tool's "[exit code N]" line; none means 0.

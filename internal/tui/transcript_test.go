@@ -16,7 +16,7 @@ func bare(t *testing.T) *model {
 	t.Setenv("CHANTO_HOME", t.TempDir())
 	m := newModel(Options{NoColor: true})
 	m.record = true
-	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.turn = turnView{busy: true, inputs: map[string][]byte{}, subSums: map[string][2]string{}}
 	return m
 }
@@ -149,5 +149,26 @@ func TestToolOutputEscapesAreShown(t *testing.T) {
 	}
 	if !strings.Contains(got, `\x1b[2J`) {
 		t.Errorf("the escape is not shown: %q", got)
+	}
+}
+
+// An edit's line carries what the language server said about it.
+func TestEditLineShowsDiagnostics(t *testing.T) {
+	m := bare(t)
+	in, _ := json.Marshal(map[string]string{"path": "calc.go", "old_string": "return a - b", "new_string": "return a + c"})
+	m.onEvent(&event.Event{Type: event.ToolStarted, Tool: &event.Tool{ID: "e1", Name: "edit", Input: in}})
+	m.onEvent(&event.Event{Type: event.ToolCompleted, Tool: &event.Tool{ID: "e1", Name: "edit",
+		Output:      "edited calc.go: replaced 1 occurrence\ngopls: 1 error in calc.go:\n  calc.go:5:9: error: undefined: c\n",
+		Diagnostics: &event.Diagnostics{Server: "gopls", Errors: 1, Elsewhere: 2}}})
+	got := m.printed[len(m.printed)-1]
+	for _, want := range []string{"● Edited calc.go (+1 −1) · gopls: 1 error, 2 new errors elsewhere", "│ gopls: 1 error in calc.go:", "│ calc.go:5:9: error: undefined: c"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("edit line lacks %q:\n%s", want, got)
+		}
+	}
+	m.onEvent(&event.Event{Type: event.ToolStarted, Tool: &event.Tool{ID: "e2", Name: "edit", Input: in}})
+	m.onEvent(&event.Event{Type: event.ToolCompleted, Tool: &event.Tool{ID: "e2", Name: "edit", Output: "edited", Diagnostics: &event.Diagnostics{Server: "gopls"}}})
+	if got := m.printed[len(m.printed)-1]; !strings.Contains(got, "● Edited calc.go (+1 −1) · gopls: no errors") {
+		t.Errorf("clean edit line:\n%s", got)
 	}
 }
