@@ -106,12 +106,25 @@ func (c *call) violations(tr *tree) []protect.Violation {
 // protection, then the checks, the failures sent back up to max_attempts,
 // and the evidence shown to the user.
 func (c *call) stop(ctx context.Context) answer {
+	a := c.ruleStop(ctx)
+	if r, blocked := a["reason"].(string); blocked && a["decision"] != nil {
+		c.st.Turn.SentBack = r
+	} else {
+		c.st.Turn.SentBack = ""
+	}
+	return a
+}
+
+func (c *call) ruleStop(ctx context.Context) answer {
 	if c.st.Turn == nil || !c.sameTurn() {
 		c.st.Turn = &turnState{Key: c.p.turnKey(), Root: c.root(ctx), Started: time.Now(), SnapshotErr: noSnapshot}
 	}
 	t := c.st.Turn
-	if !c.p.StopHookActive {
-		// A stop that no stop hook sent back starts the count afresh.
+	if !c.p.StopHookActive && t.FromSessionStart {
+		// With no turn-start hook, a stop that no stop hook sent back is
+		// the best sign of a new turn: the count starts afresh. A turn
+		// whose start was seen keeps its own count, so an agent that does
+		// not set stop_hook_active is not blocked forever either.
 		t.Attempts, t.OnlyOldPush = 0, false
 	}
 	if t.SnapshotErr == noSnapshot {
@@ -235,31 +248,31 @@ func (c *call) runsAt(digest string) []gate.OwnRun {
 func (c *call) rule(rep *verify.Report, digest string) answer {
 	t := c.st.Turn
 	shown := userMessage(rep)
-	remember := func(a answer) answer {
-		if digest != "" {
-			t.Last = &lastRuling{Digest: digest, Verified: rep.Verdict != verify.NotVerified, Message: shown}
-		}
-		return a
+	if digest != "" {
+		// Every ruling is remembered, a send-back too: a stop after it
+		// with nothing changed gets this verdict (the model explained
+		// instead of fixing), not another block.
+		t.Last = &lastRuling{Digest: digest, Verified: rep.Verdict != verify.NotVerified, Message: shown}
 	}
 	if rep.Verdict != verify.NotVerified {
-		return remember(c.opts.Agent.tell(shown))
+		return c.opts.Agent.tell(shown)
 	}
 	if len(rep.Checks) == 0 || len(rep.Violations) > 0 {
-		return remember(c.opts.Agent.tell(shown))
+		return c.opts.Agent.tell(shown)
 	}
 	if rep.Checks[len(rep.Checks)-1].Outcome().Ends() {
-		return remember(c.opts.Agent.tell(shown))
+		return c.opts.Agent.tell(shown)
 	}
 	if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {
 		if t.OnlyOldPush {
-			return remember(c.opts.Agent.tell(shown))
+			return c.opts.Agent.tell(shown)
 		}
 		t.OnlyOldPush = true
 		return c.opts.Agent.block(gate.SendBackText(rep, t.Attempts, c.opts.MaxAttempts))
 	}
 	t.Attempts++
 	if t.Attempts > c.opts.MaxAttempts {
-		return remember(c.opts.Agent.tell(capReached(c.opts.MaxAttempts) + shown))
+		return c.opts.Agent.tell(capReached(c.opts.MaxAttempts) + shown)
 	}
 	return c.opts.Agent.block(gate.SendBackText(rep, t.Attempts, c.opts.MaxAttempts))
 }

@@ -111,13 +111,20 @@ func TestCapAllowsTheStopNotVerified(t *testing.T) {
 	write(t, dir, "calc.go", "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n")
 	h := newHookCall(t, Gemini, dir)
 	h.send("BeforeAgent", nil)
+	var reason string
 	for i := 0; i < 2; i++ {
+		if i > 0 {
+			// gemini-cli retries with the deny reason as a new prompt,
+			// through BeforeAgent: the same turn goes on.
+			h.send("BeforeAgent", map[string]any{"prompt": reason})
+		}
 		// Each try breaks Add anew, so the gate runs again.
 		write(t, dir, "calc.go", "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a - b - "+string(rune('0'+i))+" }\n")
 		a := h.send("AfterAgent", map[string]any{"stop_hook_active": i > 0})
 		if str(a, "decision") != "deny" {
 			t.Fatalf("attempt %d: %v", i+1, a)
 		}
+		reason = str(a, "reason")
 	}
 	write(t, dir, "calc.go", "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a * b }\n")
 	a := h.send("AfterAgent", map[string]any{"stop_hook_active": true})
@@ -152,5 +159,22 @@ func TestSubagentStopAndBadInputNeverPass(t *testing.T) {
 	a := h.send("Stop", nil)
 	if msg := str(a, "systemMessage"); !strings.Contains(msg, "⚠ Not verified") || !strings.Contains(msg, "could not run") {
 		t.Fatalf("broken state: %v", a)
+	}
+}
+
+// After a send-back, a stop with nothing changed is the model explaining
+// (the failing code is code it was told to leave alone): the verdict
+// stands, nothing runs again, and the user sees ⚠ Not verified. An agent
+// that sends stop_hook_active false every time is not blocked forever.
+func TestUnchangedStopAfterSendBackEndsNotVerified(t *testing.T) {
+	dir := calcProject(t)
+	h := newHookCall(t, Claude, dir)
+	h.send("UserPromptSubmit", nil)
+	if a := h.send("Stop", map[string]any{"stop_hook_active": false}); str(a, "decision") != "block" {
+		t.Fatalf("first stop: %v", a)
+	}
+	a := h.send("Stop", map[string]any{"stop_hook_active": false})
+	if msg := str(a, "systemMessage"); a["decision"] != nil || !strings.Contains(msg, "⚠ Not verified") || !strings.Contains(msg, "TestAdd") {
+		t.Fatalf("unchanged stop after a send-back: %v", a)
 	}
 }

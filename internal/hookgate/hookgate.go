@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/git"
@@ -151,6 +152,9 @@ func handle(ctx context.Context, opts Options, p payload, m moment) (answer, err
 		a = c.startTurn(ctx, true)
 		s.sweep(dir, time.Now())
 	case turnStart:
+		if c.continues() {
+			return answer{}, nil // our own send-back, not the user's prompt
+		}
 		a = c.startTurn(ctx, false)
 		s.sweep(dir, time.Now())
 	case afterTool:
@@ -181,6 +185,20 @@ func (c *call) startTurn(ctx context.Context, atSessionStart bool) answer {
 		t.SnapshotErr = err.Error()
 	}
 	return answer{}
+}
+
+// continues reports whether a turn-start event carries the reason of the
+// stop chanto just blocked (gemini-cli's retry after a deny).
+func (c *call) continues() bool {
+	t := c.st.Turn
+	if t == nil || t.SentBack == "" {
+		return false
+	}
+	head := strings.TrimSpace(t.SentBack)
+	if len(head) > 200 {
+		head = head[:200]
+	}
+	return strings.Contains(c.p.Prompt, head)
 }
 
 // root is the repository's top level above the agent's folder, or that

@@ -51,6 +51,10 @@ type turnState struct {
 	Attempts    int           `json:"attempts"`
 	OnlyOldPush bool          `json:"only_old_push,omitempty"`
 	Last        *lastRuling   `json:"last,omitempty"`
+	// SentBack is the reason of the last blocked stop, until a stop is
+	// allowed: gemini-cli hands it to the model as a new prompt, firing
+	// BeforeAgent, which must not start a new turn.
+	SentBack string `json:"sent_back,omitempty"`
 }
 
 // recordedRun is the model's own check run and the content digest of the

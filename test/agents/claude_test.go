@@ -29,7 +29,7 @@ func runClaude(t *testing.T, dir, config string, m *fakeModel) string {
 	home := t.TempDir()
 	installHooks(t, dir, []string{"HOME=" + home}, "claude")
 	srv := anthropicServer(t, m)
-	cmd := exec.Command(bin, "-p", "Fix the failing test in this Go module.", "--model", "claude-sonnet-4-5",
+	cmd := exec.CommandContext(agentContext(t), bin, "-p", "Fix the failing test in this Go module.", "--model", "claude-sonnet-4-5",
 		"--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+home, "CHANTO_HOME="+chantoHome(t, config),

@@ -46,7 +46,7 @@ func runCodex(t *testing.T, dir, config string, m *fakeModel) string {
 	bin := codexBinary(t)
 	srv := responsesServer(t, m)
 	home := codexHome(t, srv.URL, dir)
-	cmd := exec.Command(bin, "exec", "--skip-git-repo-check", "Fix the failing test in this Go module.")
+	cmd := exec.CommandContext(agentContext(t), bin, "exec", "--skip-git-repo-check", "Fix the failing test in this Go module.")
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader("")
 	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home, "FAKE_MODEL_KEY=sk-fake-for-tests", "CHANTO_HOME="+chantoHome(t, config))

@@ -4,6 +4,7 @@
 package agents
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The agents' versions are pinned: a new release can change payloads,
@@ -22,6 +24,9 @@ const (
 )
 
 var chantoBin string
+
+// agentMinutes bounds one agent run.
+var agentMinutes = 4
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "chanto-agents-")
@@ -156,4 +161,12 @@ func goEnv(t *testing.T) []string {
 		env = append(env, v+"="+strings.TrimSpace(string(out)))
 	}
 	return env
+}
+
+// agentContext bounds one agent run: a hung agent fails its test with
+// what it printed instead of stalling the suite.
+func agentContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(agentMinutes)*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
 }
