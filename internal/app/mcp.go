@@ -62,11 +62,15 @@ func (s *Session) mcpTools() []tool.Tool {
 	return s.mcp.Tools()
 }
 
+// MCPServerQuestion is the Tool of a Question asking whether a project's
+// MCP server may start.
+const MCPServerQuestion = "mcp server"
+
 // askServer asks the user whether a project's server may start; "always"
 // records the approval for later sessions.
 func (s *Session) askServer(ctx context.Context, sp mcp.Spec) (allow, always bool) {
 	a := s.ask(ctx, Question{
-		Tool:    "mcp server",
+		Tool:    MCPServerQuestion,
 		Subject: sp.Name + ": " + sp.CommandLine(),
 		Why:     "the project's " + sp.Where + " defines this MCP server; start it?",
 		Suggest: "approve " + sp.Name,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/app"
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/mcp"
 )
 
 // quitWindow is how soon a second Ctrl+C must follow the first to quit.
@@ -156,6 +157,9 @@ func (m *model) answerKey(s string) tea.Cmd {
 			return nil
 		}
 		m.answer(app.Answer{Allow: true, Always: true})
+		if q.Tool == app.MCPServerQuestion {
+			return m.print(m.st.dim.Render("  " + q.Suggest + ": approved in this folder (saved in " + mcp.ApprovalFile() + ")"))
+		}
 		return m.print(m.st.dim.Render("  always allowed in this folder: " + q.Suggest + " (saved in " + config.AllowFile() + ")"))
 	case "n", "N":
 		m.mode = modeReason
