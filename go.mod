@@ -15,6 +15,7 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
 	github.com/charmbracelet/x/ansi v0.11.9 // ANSI-aware wrapping of what the TUI prints into the scrollback (bubbletea's own dependency)
 	github.com/landlock-lsm/go-landlock v0.11.2 // the sandbox's second file layer
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // the MCP client: stdio and streamable HTTP servers, their tools (internal/mcp)
 	github.com/openai/openai-go/v3 v3.98.0 // the official OpenAI Chat Completions and Responses client
 	github.com/rogpeppe/go-internal v1.16.0 // testscript: the CLI tests in testdata/script
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // --output-schema validation
@@ -35,7 +36,6 @@ require (
 )
 
 require (
-	github.com/modelcontextprotocol/go-sdk v1.8.0
 	go.lsp.dev/jsonrpc2 v0.10.0 // language servers: JSON-RPC 2.0 with LSP's Content-Length framing, the version go.lsp.dev/protocol is built on (one RPC layer, not two)
 	go.lsp.dev/protocol v0.12.0 // language servers: the LSP types (initialize, didOpen/didChange, publishDiagnostics); crush's powernap is not served by the module proxy, sourcegraph/jsonrpc2 has no protocol types
 	go.lsp.dev/uri v0.3.0 // language servers: file:// URIs as the protocol spells them
