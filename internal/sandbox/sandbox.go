@@ -184,7 +184,10 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
 	cmd.Args = args
 	cmd.Env = env
 	cmd.Err = nil
-	if s.maxProcs > 0 {
+	// chanto's own git and go list run no project code (git's hardening
+	// keeps repository-named programs off): they skip the cgroup, whose
+	// attach costs tens of milliseconds on a loaded machine.
+	if s.maxProcs > 0 && spec.Purpose != run.Git && spec.Purpose != run.Internal {
 		dir, err := s.cgroups.next(s.maxProcs)
 		if err != nil {
 			return err
