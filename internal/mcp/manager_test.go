@@ -187,6 +187,9 @@ func TestCrashRestartsOnce(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Output, `MCP server "fx" exited while mcp__fx__crash ran`) {
 		t.Fatalf("crash result = %q", res.Output)
 	}
+	// The state still reads ready until the manager has seen the exit:
+	// wait for its restart before the next call.
+	w.waitFor(t, `MCP server "fx" exited (exit code 3: fixture: crashing as asked); restarting it once`)
 	waitState(t, m, "fx", StateReady)
 	if res := call(t, m, "mcp__fx__echo", `{"text":"back"}`); res.Output != "echo: back" {
 		t.Fatalf("after restart echo = %q (%s)", res.Output, w.all())
