@@ -197,3 +197,23 @@ func restoreDir(dir string, wait bool) (*Restored, error) {
 	}
 	return &Restored{Root: m.Root, PID: m.PID, Files: changed, Dir: dir}, nil
 }
+
+// ServeWatchIfAsked makes a test binary stand in for chanto's putback
+// watcher: when the process was started as "BINARY __putback-watch
+// [DIR]" (a putback baseline starts it from os.Executable), it runs Watch
+// and exits; otherwise it returns. Test packages that run putback
+// baselines call it first in their TestMain.
+func ServeWatchIfAsked() {
+	if len(os.Args) < 2 || os.Args[1] != WatchCommand {
+		return
+	}
+	dir := ""
+	if len(os.Args) > 2 {
+		dir = os.Args[2]
+	}
+	if err := Watch(dir, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
