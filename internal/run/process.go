@@ -80,7 +80,7 @@ func (r *Runner) Start(ctx context.Context, spec Spec) (*Process, error) {
 			release = func() { r.Release(cmd) }
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(sandbox, cmd); err != nil {
 		release()
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return nil, &NotFoundError{Name: firstArg(spec)}

@@ -123,6 +123,22 @@ type Releaser interface {
 	Release(cmd *exec.Cmd)
 }
 
+// Starter is a Wrapper that starts the commands it wrapped itself (the
+// sandbox starts a command inside its process-limit cgroup, so that it
+// counts from its first instruction). Start is called instead of
+// cmd.Start.
+type Starter interface {
+	Start(cmd *exec.Cmd) error
+}
+
+// startCmd starts cmd, through the wrapper when it is a Starter.
+func startCmd(w Wrapper, cmd *exec.Cmd) error {
+	if s, ok := w.(Starter); ok {
+		return s.Start(cmd)
+	}
+	return cmd.Start()
+}
+
 // TempDirer is a Wrapper whose commands see a temp folder of their own
 // (the sandbox hides the host's temp folder): TempDir names it for
 // commands of purpose p, "" when there is none.
@@ -248,7 +264,7 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		}
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(sandbox, cmd); err != nil {
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
 			return res, &NotFoundError{Name: firstArg(spec)}
 		}

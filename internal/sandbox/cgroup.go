@@ -7,9 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // The helper bounds a command's processes with RLIMIT_NPROC, but the
@@ -18,23 +22,23 @@ import (
 // A fork bomb run by root would then grow until the timeout killed it,
 // thousands of processes later. So when chanto runs as root, each command
 // gets a pids cgroup of its own, whose pids.max the kernel enforces for
-// everyone. A shell enters it and then becomes bubblewrap (enterCgroup),
-// so the command and all it starts count from their first instruction;
-// /bin/sh costs about a millisecond where re-running chanto's own binary
-// cost several.
+// everyone. bubblewrap is started inside it, so the command and all it
+// starts count from their first instruction: with cgroup2 the kernel
+// places the new process there (clone3 with CLONE_INTO_CGROUP); with
+// cgroup v1, which has no such flag, the thread that forks moves into the
+// cgroup for the fork and back out after it (v1 places threads, and a
+// child starts in its parent thread's cgroup). Either way no process runs
+// before bubblewrap: an earlier version had /bin/sh enter the cgroup and
+// exec bubblewrap, which cost a process start per command.
 // Where no pids hierarchy can be written (a container without cgroup
 // access), a root command keeps only the rlimit, which docs/security.md
 // states.
-
-// enterCgroup is the shell program that moves itself into the cgroup
-// folder $1 and then becomes the rest of its arguments. It fails closed:
-// a command that was to be bounded never runs unbounded.
-const enterCgroup = `echo $$ > "$1/cgroup.procs" || { echo "chanto sandbox: process limit: cannot enter $1" >&2; exit 126; }; shift; exec "$@"`
 
 // pidsCgroups makes and removes the per-command cgroups of one Sandbox.
 type pidsCgroups struct {
 	mu   sync.Mutex
 	base string   // the pids hierarchy's mount point; "" when unusable
+	v2   bool     // base is a cgroup2 hierarchy
 	made []string // every cgroup this sandbox made and has not removed
 	free []string // made, and not held by a command
 	cmds map[*exec.Cmd]string
@@ -43,11 +47,12 @@ type pidsCgroups struct {
 var (
 	pidsBaseOnce sync.Once
 	pidsBase     string
+	pidsBaseV2   bool
 )
 
 // pidsHierarchy finds a writable pids controller: cgroup v1's pids
 // hierarchy, or the cgroup2 root with pids enabled for its children.
-func pidsHierarchy() string {
+func pidsHierarchy() (string, bool) {
 	pidsBaseOnce.Do(func() {
 		if os.Geteuid() != 0 {
 			return
@@ -59,11 +64,11 @@ func pidsHierarchy() string {
 			return
 		}
 		if v2 != "" && enablePids(v2) && writableDir(v2) {
-			pidsBase = v2
+			pidsBase, pidsBaseV2 = v2, true
 			removeStale(v2)
 		}
 	})
-	return pidsBase
+	return pidsBase, pidsBaseV2
 }
 
 // mountsOfCgroups reads /proc/self/mountinfo for the cgroup v1 pids
@@ -159,7 +164,7 @@ func (c *pidsCgroups) next(limit int) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.base == "" {
-		c.base = pidsHierarchy()
+		c.base, c.v2 = pidsHierarchy()
 		if c.base == "" {
 			return "", nil
 		}
@@ -207,6 +212,95 @@ func (c *pidsCgroups) track(cmd *exec.Cmd, dir string) {
 		c.cmds = map[*exec.Cmd]string{}
 	}
 	c.cmds[cmd] = dir
+}
+
+// held is the cgroup a command was put in, "" for none.
+func (c *pidsCgroups) held(cmd *exec.Cmd) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cmds[cmd]
+}
+
+// start starts cmd inside the cgroup it was given, if any.
+func (c *pidsCgroups) start(cmd *exec.Cmd) error {
+	dir := c.held(cmd)
+	switch {
+	case dir == "":
+		return cmd.Start()
+	case c.v2:
+		return startIntoCgroup(cmd, dir)
+	default:
+		return startFromThreadIn(cmd, c.base, dir)
+	}
+}
+
+// startIntoCgroup has the kernel create the process inside the cgroup2
+// folder dir (clone3 with CLONE_INTO_CGROUP).
+func startIntoCgroup(cmd *exec.Cmd, dir string) error {
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("sandbox: process limit: %w", err)
+	}
+	defer unix.Close(fd)
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("%w (in cgroup %s)", err, dir)
+	}
+	return nil
+}
+
+// startFromThreadIn starts cmd from an OS thread that is, for the fork,
+// a member of the cgroup v1 folder dir (under the hierarchy base): the
+// child starts there. The thread goes back to its own cgroup afterwards.
+// It fails closed: a command that was to be bounded never starts unbounded.
+func startFromThreadIn(cmd *exec.Cmd, base, dir string) error {
+	errc := make(chan error, 1)
+	go func() {
+		// Locked, the thread runs nothing else meanwhile, and the runtime
+		// creates no new thread from it (it asks its template thread).
+		runtime.LockOSThread()
+		tid := unix.Gettid()
+		home, err := threadCgroup(base, tid)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, "tasks"), []byte(strconv.Itoa(tid)), 0)
+		}
+		if err != nil {
+			runtime.UnlockOSThread()
+			errc <- fmt.Errorf("sandbox: process limit: cannot enter %s: %w", dir, err)
+			return
+		}
+		err = cmd.Start()
+		if back := os.WriteFile(filepath.Join(home, "tasks"), []byte(strconv.Itoa(tid)), 0); back != nil {
+			// The thread must stay: bubblewrap dies with the thread that
+			// started it (--die-with-parent), and no other goroutine may
+			// run in the command's cgroup. The cgroup, never empty now,
+			// is not reused.
+			errc <- err
+			select {}
+		}
+		runtime.UnlockOSThread()
+		errc <- err
+	}()
+	return <-errc
+}
+
+// threadCgroup is the folder of thread tid's cgroup in the v1 pids
+// hierarchy mounted at base.
+func threadCgroup(base string, tid int) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/cgroup", tid))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) == 3 && containsWord(strings.ReplaceAll(parts[1], ",", " "), "pids") {
+			return filepath.Join(base, parts[2]), nil
+		}
+	}
+	return "", errors.New("no pids cgroup in /proc/self/task/" + strconv.Itoa(tid) + "/cgroup")
 }
 
 // release hands the cgroup of a command that has ended back for reuse.

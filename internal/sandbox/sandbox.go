@@ -23,6 +23,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/sandbox/helper"
+	_ "github.com/chanto-dev/chanto/internal/sandbox/helper/bridge" // the helper's allowlist case
 )
 
 // BwrapPath is where bubblewrap must be; it is never looked up on PATH, so
@@ -87,6 +88,7 @@ type Sandbox struct {
 var (
 	_ run.Wrapper  = (*Sandbox)(nil)
 	_ run.Releaser = (*Sandbox)(nil)
+	_ run.Starter  = (*Sandbox)(nil)
 )
 
 // Option adjusts a Sandbox.
@@ -160,7 +162,8 @@ func (s *Sandbox) Close() error {
 	return nil
 }
 
-// Wrap rewrites cmd to start under bubblewrap and the helper.
+// Wrap rewrites cmd to start under bubblewrap and the helper; Start starts
+// it.
 func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
 	if s.mode == ModeOff {
 		return nil
@@ -185,23 +188,24 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd, spec run.Spec) error {
 	cmd.Env = env
 	cmd.Err = nil
 	// chanto's own git and go list run no project code (git's hardening
-	// keeps repository-named programs off): they skip the cgroup, whose
-	// attach costs tens of milliseconds on a loaded machine.
+	// keeps repository-named programs off): they skip the cgroup.
 	if s.maxProcs > 0 && spec.Purpose != run.Git && spec.Purpose != run.Internal {
 		dir, err := s.cgroups.next(s.maxProcs)
 		if err != nil {
 			return err
 		}
 		if dir != "" {
-			cmd.Path = "/bin/sh"
-			cmd.Args = append([]string{"/bin/sh", "-c", enterCgroup, "chanto-cgroup", dir}, args...)
 			s.cgroups.track(cmd, dir)
 		}
 	}
 	return nil
 }
 
-// Release removes the process-limit cgroup of a command that has ended.
+// Start starts a command Wrap prepared, inside its process-limit cgroup
+// when it has one.
+func (s *Sandbox) Start(cmd *exec.Cmd) error { return s.cgroups.start(cmd) }
+
+// Release hands back the process-limit cgroup of a command that has ended.
 func (s *Sandbox) Release(cmd *exec.Cmd) { s.cgroups.release(cmd) }
 
 // available checks bubblewrap and user namespaces once per binary.

@@ -9,9 +9,13 @@
 // time: the Go runtime initializes a package only after every package it
 // imports, and among the ready ones in import-path order, so the helper's
 // init (which never returns) runs before the costly initializers of the
-// rest of chanto (a JSON-schema library compiles its meta-schemas, HTTP
-// and SDK packages build their tables). Keep its imports to the standard
-// library, x/sys and go-landlock.
+// rest of chanto (chroma compiles its lexers and styles, a JSON-schema
+// library its meta-schemas, HTTP and SDK packages build their tables).
+// Keep its imports to the standard library, x/sys and go-landlock, and
+// never package net: net waits for vendored packages, whose paths sort
+// after every other, so importing it put the helper behind 70 other
+// initializers (about 100 ms under load). The allowlist case, which needs
+// net, is package bridge's.
 package helper
 
 // Arg, as the first argument, turns the binary into the helper.

@@ -5,11 +5,7 @@ package helper
 import (
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
-	"os/exec"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -21,31 +17,44 @@ import (
 // Supported is true where the helper is implemented.
 const Supported = true
 
+// The common case (no allowlist proxy) is handled here, in this package's
+// init, which the Go runtime runs before the rest of chanto's (see doc.go).
+// With a proxy the command runs as a child next to the bridge, which needs
+// package net; package bridge takes that case in its own init, later.
 func init() {
-	if len(os.Args) > 1 && os.Args[1] == Arg {
-		os.Exit(helperMain(os.Args[2:]))
+	if len(os.Args) < 2 || os.Args[1] != Arg {
+		return
 	}
+	h, err := ParseArgs(os.Args[2:])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chanto sandbox helper: %v\n", err)
+		os.Exit(126)
+	}
+	if h.Proxy != "" {
+		return
+	}
+	os.Exit(execMain(h))
 }
 
-// helperSpec is what the sandbox's bwrapArgs hands the helper on its command line.
-type helperSpec struct {
-	net      string
-	nproc    int
-	proxy    string
-	rw       []string
-	path     string
-	argv     []string
-	dropArgs bool
+// Spec is what the sandbox's bwrapArgs hands the helper on its command line.
+type Spec struct {
+	Net   string   // deny, allow or allowlist
+	NProc int      // RLIMIT_NPROC, 0 for none
+	Proxy string   // the allowlist proxy's socket, "" for none
+	RW    []string // writable roots for Landlock
+	Path  string   // the command
+	Argv  []string
 }
 
-func parseHelperArgs(args []string) (helperSpec, error) {
-	var h helperSpec
+// ParseArgs reads the helper's arguments (those after Arg).
+func ParseArgs(args []string) (Spec, error) {
+	var h Spec
 	for i := 0; i < len(args); i++ {
 		if args[i] == "--" {
 			if len(args) < i+3 {
 				return h, errors.New("no command")
 			}
-			h.path, h.argv = args[i+1], args[i+2:]
+			h.Path, h.Argv = args[i+1], args[i+2:]
 			return h, nil
 		}
 		if i+1 >= len(args) {
@@ -55,17 +64,17 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 		i++
 		switch args[i-1] {
 		case "--net":
-			h.net = v
+			h.Net = v
 		case "--nproc":
 			n, err := strconv.Atoi(v)
 			if err != nil {
 				return h, fmt.Errorf("--nproc %q", v)
 			}
-			h.nproc = n
+			h.NProc = n
 		case "--proxy":
-			h.proxy = v
+			h.Proxy = v
 		case "--rw":
-			h.rw = append(h.rw, v)
+			h.RW = append(h.RW, v)
 		default:
 			return h, fmt.Errorf("unknown flag %s", args[i-1])
 		}
@@ -73,45 +82,40 @@ func parseHelperArgs(args []string) (helperSpec, error) {
 	return h, errors.New("no command")
 }
 
-// helperMain confines itself further and then becomes the command (or,
-// with the allowlist bridge, runs it as a child and relays).
-func helperMain(args []string) int {
-	h, err := parseHelperArgs(args)
-	if err != nil {
+// execMain confines the helper and then becomes the command.
+func execMain(h Spec) int {
+	if err := Restrict(h); err != nil {
 		fmt.Fprintf(os.Stderr, "chanto sandbox helper: %v\n", err)
 		return 126
 	}
-	runtime.LockOSThread()
-	if h.nproc > 0 {
-		lim := &unix.Rlimit{Cur: uint64(h.nproc), Max: uint64(h.nproc)}
-		if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
-			fmt.Fprintf(os.Stderr, "chanto sandbox helper: process limit: %v\n", err)
-			return 126
-		}
-	}
-	if err := restrictFiles(h.rw); err != nil {
-		fmt.Fprintf(os.Stderr, "chanto sandbox helper: landlock: %v\n", err)
-		return 126
-	}
-	var bridge net.Listener
-	if h.proxy != "" {
-		if bridge, err = net.Listen("tcp", BridgeAddr); err != nil {
-			fmt.Fprintf(os.Stderr, "chanto sandbox helper: proxy bridge: %v\n", err)
-			return 126
-		}
-	}
-	if err := installSeccomp(h.net == "deny"); err != nil {
+	if err := Seccomp(h); err != nil {
 		fmt.Fprintf(os.Stderr, "chanto sandbox helper: %v\n", err)
 		return 126
 	}
-	if bridge == nil {
-		err := syscall.Exec(h.path, h.argv, os.Environ())
-		fmt.Fprintf(os.Stderr, "chanto sandbox helper: exec %s: %v\n", h.path, err)
-		return 127
-	}
-	go serveBridge(bridge, h.proxy)
-	return runChild(h)
+	err := syscall.Exec(h.Path, h.Argv, os.Environ())
+	fmt.Fprintf(os.Stderr, "chanto sandbox helper: exec %s: %v\n", h.Path, err)
+	return 127
 }
+
+// Restrict applies the process limit and Landlock to the helper (every
+// thread of it, so a child started from any thread inherits them).
+func Restrict(h Spec) error {
+	runtime.LockOSThread()
+	if h.NProc > 0 {
+		lim := &unix.Rlimit{Cur: uint64(h.NProc), Max: uint64(h.NProc)}
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, lim); err != nil {
+			return fmt.Errorf("process limit: %w", err)
+		}
+	}
+	if err := restrictFiles(h.RW); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	return nil
+}
+
+// Seccomp installs the system-call filter (on every thread); with
+// network deny it also refuses sockets other than Unix ones.
+func Seccomp(h Spec) error { return installSeccomp(h.Net == "deny") }
 
 // restrictFiles applies Landlock: everything readable and executable,
 // writes only under the writable roots, temp dirs and devices. It is best
@@ -132,61 +136,4 @@ func restrictFiles(rw []string) error {
 	cfg := landlock.V6
 	cfg.HandledAccessNet = 0
 	return cfg.BestEffort().Restrict(rules...)
-}
-
-// runChild runs the command as a child so the bridge can keep serving,
-// forwards signals, and returns its exit status.
-func runChild(h helperSpec) int {
-	cmd := &exec.Cmd{Path: h.path, Args: h.argv, Env: os.Environ(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "chanto sandbox helper: start %s: %v\n", h.path, err)
-		return 127
-	}
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		for s := range sigs {
-			_ = cmd.Process.Signal(s)
-		}
-	}()
-	err := cmd.Wait()
-	if cmd.ProcessState != nil {
-		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal())
-		}
-		return cmd.ProcessState.ExitCode()
-	}
-	if err != nil {
-		return 127
-	}
-	return 0
-}
-
-// serveBridge relays each TCP connection on the in-sandbox loopback to the
-// proxy's Unix socket; the proxy does all the checking.
-func serveBridge(l net.Listener, sock string) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		go func() {
-			defer c.Close()
-			u, err := net.Dial("unix", sock)
-			if err != nil {
-				return
-			}
-			defer u.Close()
-			go func() { _, _ = io.Copy(u, c); closeWriteConn(u) }()
-			_, _ = io.Copy(c, u)
-		}()
-	}
-}
-
-// closeWriteConn half-closes c when it can, so the far side sees EOF.
-func closeWriteConn(c net.Conn) {
-	if cw, ok := c.(interface{ CloseWrite() error }); ok {
-		_ = cw.CloseWrite()
-	}
 }
