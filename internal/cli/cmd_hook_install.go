@@ -88,7 +88,7 @@ func hookSetup(name string, opts hookSetupOptions) (hookinstall.Options, error) 
 		return hookinstall.Options{}, err
 	}
 	o := hookinstall.Options{Agent: a, Scope: hookinstall.Project, Paths: hookinstall.PathsFromEnv(config.FindProjectRoot(wd)),
-		Command: hookCommand(opts.command, a), Trust: opts.trust}
+		Command: hookCommand(opts.command, a), Trust: opts.trust, Record: filepath.Join(config.HistoryDir(), "hook-installs")}
 	if opts.user {
 		o.Scope = hookinstall.User
 	}

@@ -36,6 +36,10 @@ type Options struct {
 	// Trust records the approval Codex asks for before it runs a new
 	// hook (Codex only).
 	Trust bool
+	// Record is the folder where install keeps what it found in the file,
+	// so that uninstall gives back the same text (record.go); "" keeps no
+	// record.
+	Record string
 }
 
 // Result is what an install or uninstall did.
@@ -90,6 +94,9 @@ func Install(opts Options) (Result, error) {
 		if err := writeFile(path, out, mode); err != nil {
 			return res, err
 		}
+		if err := saveRecord(opts.Record, path, src, out); err != nil {
+			return res, err
+		}
 	}
 	if cfgOut != nil {
 		if err := writeFile(cfgPath, cfgOut, 0o600); err != nil {
@@ -123,15 +130,26 @@ func Uninstall(opts Options) (Result, error) {
 	if len(res.Removed) == 0 {
 		return res, nil
 	}
-	if empty(out) {
+	rec, recorded := loadRecord(opts.Record, path)
+	dropRecord(opts.Record, path)
+	switch {
+	case recorded && rec.After == string(src) && rec.Existed:
+		// Untouched since install: the user's own text, byte for byte.
+		if err := writeFile(path, []byte(rec.Before), mode); err != nil {
+			return res, err
+		}
+	case recorded && rec.After == string(src), empty(out) && !(recorded && rec.Existed):
+		// A file install made, or one left with nothing in it.
 		if err := os.Remove(path); err != nil {
 			return res, err
 		}
 		res.Deleted = true
 		// The agent's folder too, when install made it for this file.
 		_ = os.Remove(filepath.Dir(path))
-	} else if err := writeFile(path, out, mode); err != nil {
-		return res, err
+	default:
+		if err := writeFile(path, out, mode); err != nil {
+			return res, err
+		}
 	}
 	if len(approvals) > 0 {
 		cfgPath := opts.Paths.CodexConfig()

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -26,6 +28,9 @@ type Found struct {
 	Group, Handler int
 	// Current is set when the entry is exactly what install writes now.
 	Current bool
+	// Shaped is set when it is what install writes but for the command
+	// (an install with --command, or by a chanto at another path).
+	Shaped bool
 }
 
 // ours reports whether command runs chanto's hook for agent a, wherever
@@ -81,11 +86,38 @@ func scan(src []byte, root *value, a Agent, command string) ([]Found, error) {
 				}
 				w, wanted := want[m.key]
 				current := wanted && len(dg.Hooks) == 1 && sameJSON(src[g.start:g.end], w)
-				out = append(out, Found{Event: m.key, Matcher: dg.Matcher, Command: hd.Command, Group: gi, Handler: hi, Current: current})
+				shaped := current || wanted && len(dg.Hooks) == 1 && sameJSON(src[g.start:g.end], a.entry(hookOf(a, m.key), hd.Command))
+				out = append(out, Found{Event: m.key, Matcher: dg.Matcher, Command: hd.Command, Group: gi, Handler: hi, Current: current, Shaped: shaped})
 			}
 		}
 	}
 	return out, nil
+}
+
+// hookOf is the hook chanto installs on event.
+func hookOf(a Agent, event string) hook {
+	for _, h := range a.hooks() {
+		if h.Event == event {
+			return h
+		}
+	}
+	return hook{Event: event}
+}
+
+// runnable reports whether the program a hook command starts can be
+// found: a path that is an executable file, or a name on PATH.
+func runnable(command string) bool {
+	s, err := shell.Parse(command)
+	if err != nil || !s.Simple || len(s.Commands[0].Args) == 0 {
+		return false
+	}
+	prog := s.Commands[0].Args[0]
+	if strings.Contains(prog, "/") {
+		st, err := os.Stat(prog)
+		return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
+	}
+	_, err = exec.LookPath(prog)
+	return err == nil
 }
 
 // sameJSON reports whether the JSON text means the same as x.

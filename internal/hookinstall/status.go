@@ -18,8 +18,8 @@ type Entry struct {
 	// Found are chanto's hooks in it.
 	Found []Found
 	// Missing are the events install would add; Outdated the ones whose
-	// entry differs from what install writes now (another chanto path, a
-	// matcher of an older version).
+	// entry differs from what install writes now (a matcher of an older
+	// version, a chanto path that is gone).
 	Missing, Outdated []string
 	// Approved and Unapproved count chanto's Codex hooks with and without
 	// an approval Codex accepts.
@@ -64,6 +64,15 @@ func status(p Paths, a Agent, s Scope, command string) Entry {
 	if e.Found, e.Err = scan(src, root, a, command); e.Err != nil {
 		return e
 	}
+	if h, _ := hooksObject(root); h != nil {
+		// What install would refuse, status says too.
+		for _, hk := range a.hooks() {
+			if l := h.get(hk.Event); l != nil && l.kind != '[' {
+				e.Err = fmt.Errorf("hooks.%s is not a list", hk.Event)
+				return e
+			}
+		}
+	}
 	e.Off = hooksOff(src, root, a)
 	if len(e.Found) == 0 {
 		return e
@@ -73,7 +82,10 @@ func status(p Paths, a Agent, s Scope, command string) Entry {
 		switch {
 		case len(mine) == 0:
 			e.Missing = append(e.Missing, hk.Event)
-		case len(mine) > 1 || !mine[0].Current:
+		case len(mine) > 1 || !mine[0].Current && !(mine[0].Shaped && runnable(mine[0].Command)):
+			// An entry install would write but for a command that runs
+			// (--command, a chanto elsewhere on this machine) is
+			// installed; one whose program is gone is not.
 			e.Outdated = append(e.Outdated, hk.Event)
 		}
 	}
