@@ -282,16 +282,30 @@ func capReached(n int) string {
 	return fmt.Sprintf("chanto sent this answer back %d times (max_attempts); the agent stops unverified.\n", n)
 }
 
-// userMessage is what the user is shown: the failing check's trimmed
-// output, if any, then the evidence line last (as `chanto verify` prints).
+// userMessage is what the user is shown: the end of the failing check's
+// trimmed output, if any, then the evidence line last (as `chanto verify`
+// prints). The agents print every line of it (Claude Code prefixes each
+// with "Stop says:"), so the output is cut to its last shownLines lines;
+// the model gets it whole in the block reason.
 func userMessage(rep *verify.Report) string {
 	var b strings.Builder
 	for _, f := range rep.FailureDetails() {
-		fmt.Fprintf(&b, "%s failed:\n%s\n", f.Check, strings.TrimRight(f.Output, "\n"))
+		lines := strings.Split(strings.TrimRight(f.Output, "\n"), "\n")
+		if n := len(lines); n > shownLines {
+			fmt.Fprintf(&b, "%s failed (the last %d of %d lines):\n", f.Check, shownLines, n)
+			lines = lines[n-shownLines:]
+		} else {
+			fmt.Fprintf(&b, "%s failed:\n", f.Check)
+		}
+		b.WriteString(strings.Join(lines, "\n") + "\n")
 	}
 	b.WriteString(rep.Evidence)
 	return b.String()
 }
+
+// shownLines bounds the output lines of one failing check the user is
+// shown at a stop.
+const shownLines = 12
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
