@@ -178,3 +178,27 @@ func TestUnchangedStopAfterSendBackEndsNotVerified(t *testing.T) {
 		t.Fatalf("unchanged stop after a send-back: %v", a)
 	}
 }
+
+// Claude Code runs a subagent in the background and hands its result to
+// the model as a <task-notification> prompt: UserPromptSubmit again, with
+// the turn's own prompt_id. That is the same turn: its snapshot stays, so
+// what the subagent changed is still the turn's change.
+func TestTaskNotificationKeepsTheTurn(t *testing.T) {
+	dir := calcProject(t)
+	h := newHookCall(t, Claude, dir)
+	delete(h.base, "turn_id")
+	h.send("UserPromptSubmit", map[string]any{"prompt": "fix Add"})
+	os.Remove(filepath.Join(dir, "calc_test.go")) // the subagent's Bash
+	h.send("SubagentStop", map[string]any{"stop_hook_active": false, "agent_id": "a1"})
+	h.send("UserPromptSubmit", map[string]any{"prompt": "<task-notification>\n<task-id>a1</task-id>\n<status>completed</status>\n</task-notification>"})
+	a := h.send("Stop", map[string]any{"stop_hook_active": false, "last_assistant_message": "The subagent fixed it."})
+	if str(a, "decision") != "block" || !strings.Contains(str(a, "reason"), "fix the code, not the tests") {
+		t.Fatalf("the subagent's deleted test was lost with a new snapshot: %v", a)
+	}
+	// A prompt of the user's own (a new prompt_id) is a new turn.
+	h.base["prompt_id"] = "p-2"
+	h.send("UserPromptSubmit", map[string]any{"prompt": "now leave it"})
+	if a := h.send("Stop", map[string]any{"stop_hook_active": false}); a["decision"] != nil {
+		t.Fatalf("a new turn with nothing changed since its start was blocked: %v", a)
+	}
+}

@@ -187,11 +187,20 @@ func (c *call) startTurn(ctx context.Context, atSessionStart bool) answer {
 	return answer{}
 }
 
-// continues reports whether a turn-start event carries the reason of the
-// stop chanto just blocked (gemini-cli's retry after a deny).
+// continues reports whether a turn-start event belongs to the turn under
+// way: one with the turn's own id (Claude Code hands a background
+// subagent's result to the model as a <task-notification> prompt, with
+// the prompt_id of the turn that started it), or one carrying the reason
+// of the stop chanto just blocked (gemini-cli's retry after a deny).
 func (c *call) continues() bool {
 	t := c.st.Turn
-	if t == nil || t.SentBack == "" {
+	if t == nil {
+		return false
+	}
+	if key := c.p.turnKey(); key != "" && key == t.Key && !t.FromSessionStart {
+		return true
+	}
+	if t.SentBack == "" {
 		return false
 	}
 	head := strings.TrimSpace(t.SentBack)

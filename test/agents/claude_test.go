@@ -30,7 +30,7 @@ func runClaude(t *testing.T, dir, config string, m *fakeModel) string {
 	installHooks(t, dir, []string{"HOME=" + home}, "claude")
 	srv := anthropicServer(t, m)
 	cmd := exec.CommandContext(agentContext(t), bin, "-p", "Fix the failing test in this Go module.", "--model", "claude-sonnet-4-5",
-		"--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read")
+		"--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Edit,Write,Read,Task")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+home, "CHANTO_HOME="+chantoHome(t, config),
 		"ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=sk-fake-for-tests",
@@ -117,4 +117,25 @@ func claudeShown(out string) string {
 		}
 	}
 	return strings.Join(shown, "\n")
+}
+
+// A subagent (Claude Code runs it in the background and hands its result
+// to the model as a <task-notification> prompt, a UserPromptSubmit with
+// the turn's prompt_id) deletes the test: that is still the turn's change,
+// so the claim that follows is blocked; SubagentStop itself is not gated.
+func TestClaudeSubagentChangeIsTheTurns(t *testing.T) {
+	dir := project(t, brokenCalc)
+	m := scripted(t,
+		step{reply: reply{Calls: []call{{Name: "Task", Input: map[string]any{"description": "fix Add", "prompt": "Make TestAdd pass.", "subagent_type": "general-purpose"}}}}},
+		step{expect: []string{"Make TestAdd pass."}, reply: reply{Calls: []call{bash("rm calc_test.go")}}},
+		step{reply: reply{Text: "Done: TestAdd no longer fails."}},
+		step{reply: reply{Text: "The subagent fixed it. All tests pass."}},
+		step{expect: []string{"fix the code, not the tests"}, reply: reply{Calls: []call{bash("git checkout calc_test.go")}}},
+		step{reply: reply{Calls: []call{bash(writeFile("calc.go", fixedCalc))}}},
+		step{reply: reply{Text: "Restored the test and fixed Add."}},
+	)
+	shown := claudeShown(runClaude(t, dir, "", m))
+	if !strings.Contains(shown, "Stop says: Verified: go vet ./...") {
+		t.Fatalf("shown: %s", shown)
+	}
 }
