@@ -292,15 +292,30 @@ func userMessage(rep *verify.Report) string {
 	for _, f := range rep.FailureDetails() {
 		lines := strings.Split(strings.TrimRight(f.Output, "\n"), "\n")
 		if n := len(lines); n > shownLines {
-			fmt.Fprintf(&b, "%s failed (the last %d of %d lines):\n", f.Check, shownLines, n)
+			fmt.Fprintf(&b, "%s failed (the last %d of %d lines):\n", shownCommand(f.Check), shownLines, n)
 			lines = lines[n-shownLines:]
 		} else {
-			fmt.Fprintf(&b, "%s failed:\n", f.Check)
+			fmt.Fprintf(&b, "%s failed:\n", shownCommand(f.Check))
 		}
 		b.WriteString(strings.Join(lines, "\n") + "\n")
 	}
 	b.WriteString(rep.Evidence)
 	return b.String()
+}
+
+// shownCommand is a check's command as the user is shown it above its
+// output: a related run naming many test files is cut at a word (the
+// evidence line below names the command as chanto verify does).
+func shownCommand(cmd string) string {
+	const max = 120
+	if len(cmd) <= max {
+		return cmd
+	}
+	i := strings.LastIndexByte(cmd[:max], ' ')
+	if i <= 0 {
+		i = max
+	}
+	return cmd[:i] + " …"
 }
 
 // shownLines bounds the output lines of one failing check the user is

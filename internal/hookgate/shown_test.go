@@ -31,4 +31,9 @@ func TestUserMessageIsShort(t *testing.T) {
 	if got, want := userMessage(short), "go test ./... failed:\n--- FAIL: TestAdd\n    want 5\nFAIL\n"+short.Evidence; got != want {
 		t.Errorf("a short output is shown whole: got\n%s\nwant\n%s", got, want)
 	}
+	long := &verify.Report{Verdict: verify.NotVerified, Evidence: "⚠ Not verified: pytest … failed.",
+		Checks: []verify.CheckRun{{Command: "/usr/bin/python3 -m pytest " + strings.Repeat("tests/test_bump.py ", 17), Dir: ".", Output: "FAILED tests/test_bump.py::test_should_bump_patch\n"}}}
+	if first, _, _ := strings.Cut(userMessage(long), "\n"); len(first) > 140 || !strings.HasPrefix(first, "/usr/bin/python3 -m pytest tests/test_bump.py") {
+		t.Errorf("the check's command above its output: %q", first)
+	}
 }
