@@ -101,6 +101,9 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 		// tests cannot be narrowed.
 		in.ForceFull, in.ForceFullReason = true, outsideReason(e.cs.Changed)
 	}
+	if e.src != nil {
+		in.Base = e.baseReader(c.Dir)
+	}
 	if e.opts.FullRunSecs != nil {
 		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Runner, c.Command)]
 	}
@@ -118,6 +121,18 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 		sel.Args = c.Args
 	}
 	return sel
+}
+
+// baseReader reads files under dir as the base has them.
+func (e *engine) baseReader(dir string) func(rel string) ([]byte, error) {
+	src := e.src
+	return func(rel string) ([]byte, error) {
+		p, err := filepath.Rel(e.cs.Root, filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return nil, err
+		}
+		return src.ReadFile(filepath.ToSlash(p))
+	}
 }
 
 // outsideReason says which changed files lie outside a check's folder:

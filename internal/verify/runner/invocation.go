@@ -184,8 +184,9 @@ func coversTarget(kind TargetKind, have, want string) bool {
 	case Crates:
 		return have == want
 	}
-	// Paths: a folder covers the files below it.
-	return have == want || strings.HasPrefix(want, have+"/")
+	// Paths: a folder covers the files below it, a file its tests
+	// (pytest node ids, tests/t.py::test_a).
+	return have == want || strings.HasPrefix(want, have+"/") || strings.HasPrefix(want, have+"::")
 }
 
 // Want is a run the gate would make of a check: its runner, and the

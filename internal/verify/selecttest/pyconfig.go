@@ -19,6 +19,9 @@ type pytestConfig struct {
 	TestPaths   []string
 	PythonPath  []string
 	PythonFiles []string
+	// PythonFunctions and PythonClasses are the python_functions and
+	// python_classes options as written (nil when not set).
+	PythonFunctions, PythonClasses []string
 	// DoctestModules is set when addopts collects doctests from modules.
 	DoctestModules bool
 	// DoctestGlobs are the --doctest-glob patterns of text files pytest
@@ -55,6 +58,8 @@ func readPytestConfig(dir string) pytestConfig {
 		cfg.TestPaths = strings.Fields(vals["testpaths"])
 		cfg.PythonPath = strings.Fields(vals["pythonpath"])
 		cfg.PythonFiles = strings.Fields(vals["python_files"])
+		cfg.PythonFunctions = strings.Fields(vals["python_functions"])
+		cfg.PythonClasses = strings.Fields(vals["python_classes"])
 		cfg.DoctestModules = strings.Contains(vals["addopts"], "--doctest-modules")
 		cfg.DoctestGlobs = doctestGlobs(strings.Fields(vals["addopts"]))
 		break

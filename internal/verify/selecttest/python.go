@@ -68,6 +68,10 @@ func (p *pyProject) underTestPaths(f string, unittest bool) bool {
 	return false
 }
 
+// pyMinTestFiles is MinTestFiles; the real-project check lowers it to
+// compare selections on small projects too.
+var pyMinTestFiles = MinTestFiles
+
 // selectPython narrows pytest or unittest to the test modules that import
 // the change, directly or through other modules.
 func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
@@ -82,7 +86,7 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	defer pyMemo.save(memo)
 	proj := loadPyProject(in.Check.Dir, cfg, changed)
 	tests := proj.testFiles(unittest)
-	if len(tests) <= MinTestFiles {
+	if len(tests) <= pyMinTestFiles {
 		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
 	}
 	isTest := map[string]bool{}
@@ -134,6 +138,9 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	}
 	if unittest {
 		return unittestSelection(in.Check, files, notes)
+	}
+	if nodes := proj.narrowToNodes(in.Base, changed, files, isTest, added, widened); nodes.targets != nil && !contains(in.Check.Args, "-k") {
+		files = nodes.targets
 	}
 	args, _ := runner.For(detect.Pytest).NarrowTargets(in.Check.Dir, in.Check.Args, files)
 	return narrowed(args, files, notes), nil

@@ -16,6 +16,8 @@ import (
 type pyStmt struct {
 	toks []pyTok
 	top  bool
+	// depth is how many blocks hold the statement (0 at module level).
+	depth int
 }
 
 // pyQuery finds, in one pass of tree-sitter's query engine, what the Go
@@ -144,6 +146,7 @@ type pyLexer struct {
 	stmts []pyStmt
 	cur   []pyTok
 	top   bool
+	depth int
 	next  int   // index in l.starts of the next statement start
 	open  []int // ends of the blocks the current position is in
 	nextB int
@@ -151,7 +154,7 @@ type pyLexer struct {
 
 func (x *pyLexer) flush() {
 	if len(x.cur) > 0 {
-		x.stmts = append(x.stmts, pyStmt{toks: x.cur, top: x.top})
+		x.stmts = append(x.stmts, pyStmt{toks: x.cur, top: x.top, depth: x.depth})
 		x.cur = nil
 	}
 }
@@ -176,6 +179,7 @@ func (x *pyLexer) boundary(i int) {
 		x.nextB++
 	}
 	x.top = len(x.open) == 0
+	x.depth = len(x.open)
 }
 
 // inError reports whether i is inside an error region.

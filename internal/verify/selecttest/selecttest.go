@@ -40,6 +40,9 @@ type Input struct {
 	// ForceFullReason names what forced the full suite ("--verify-full",
 	// `scope = "full"`); empty means "--full".
 	ForceFullReason string
+	// Base, when set, reads a file (relative to Check.Dir) as the change's
+	// base has it; pytest selection below the file needs it.
+	Base func(rel string) ([]byte, error)
 }
 
 // Selection is the command to run.

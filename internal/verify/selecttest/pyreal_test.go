@@ -1,0 +1,293 @@
+package selecttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// faultScript lists, as JSON, one fault per function or method body of
+// the given files: a line to insert before the body's first statement.
+const faultScript = `
+import ast, json, sys
+out = []
+for f in sys.argv[1:]:
+    try:
+        tree = ast.parse(open(f).read())
+    except Exception:
+        continue
+    def visit(body, depth):
+        for n in body:
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                first = n.body[0]
+                if isinstance(first, ast.Expr) and isinstance(getattr(first, 'value', None), ast.Constant) and len(n.body) > 1:
+                    first = n.body[1]
+                if first.lineno == n.lineno:
+                    continue
+                kind = 'return' if any(isinstance(x, ast.Return) and x.value is not None for x in ast.walk(n)) and 'yield' not in ast.dump(n) else 'raise'
+                out.append({'file': f, 'line': first.lineno, 'col': first.col_offset, 'name': n.name, 'kind': kind})
+            elif isinstance(n, ast.ClassDef) and depth == 0:
+                visit(n.body, 1)
+    visit(tree.body, 0)
+json.dump(out, sys.stdout)
+`
+
+type realFault struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+// TestPyNodesRealWorld injects faults into the function bodies of real
+// projects and checks that function-level selection catches every fault
+// the file-level selection catches, timing both runs:
+//
+//	PYNODES_REALWORLD=/tmp/p/toolz:/tmp/p/boltons PYNODES_MAX=60 \
+//	  go test ./internal/verify/selecttest -run TestPyNodesRealWorld -v -timeout 0
+//
+// PYNODES_ARGS adds pytest arguments (--ignore of a test red at HEAD);
+// PYNODES_PYTHONPATH sets PYTHONPATH for src layouts. Each project must be a
+// clean git work tree; faults are undone with git checkout.
+func TestPyNodesRealWorld(t *testing.T) {
+	dirs := os.Getenv("PYNODES_REALWORLD")
+	if dirs == "" {
+		t.Skip("PYNODES_REALWORLD not set")
+	}
+	defer func(n int) { pyMinTestFiles = n }(pyMinTestFiles)
+	pyMinTestFiles = 0
+	max, _ := strconv.Atoi(os.Getenv("PYNODES_MAX"))
+	if max == 0 {
+		max = 40
+	}
+	for _, dir := range filepath.SplitList(dirs) {
+		t.Run(filepath.Base(dir), func(t *testing.T) { realProject(t, dir, max) })
+	}
+}
+
+type realStats struct {
+	faults, fileCaught, nodeCaught, missed, nodeLevel, testsMissed int
+	fileSecs, nodeSecs, fileCPU, nodeCPU                           []float64
+}
+
+func realProject(t *testing.T, dir string, max int) {
+	check := pytestCheck(dir)
+	check.Args = append(check.Args, "-q", "-p", "no:cacheprovider", "-p", "no:randomly")
+	check.Args = append(check.Args, strings.Fields(os.Getenv("PYNODES_ARGS"))...)
+	base := func(rel string) ([]byte, error) {
+		return exec.Command("git", "-C", dir, "show", "HEAD:"+rel).Output()
+	}
+	red, _, _ := realRun(dir, check.Args)
+	t.Logf("red at HEAD: %v", red)
+	var sources []string
+	proj := loadPyProject(dir, readPytestConfig(dir), nil)
+	isTest := map[string]bool{}
+	for _, f := range proj.testFiles(false) {
+		isTest[f] = true
+	}
+	for _, f := range proj.sortedFiles("") {
+		if !isTest[f] && !strings.Contains(f, "test") && filepath.Base(f) != "conftest.py" && filepath.Base(f) != "setup.py" && !strings.HasPrefix(f, "docs/") {
+			sources = append(sources, f)
+		}
+	}
+	cmd := exec.Command("python3", append([]string{"-c", faultScript}, sources...)...)
+	cmd.Dir = dir
+	data, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faults []realFault
+	if err := json.Unmarshal(data, &faults); err != nil {
+		t.Fatal(err)
+	}
+	rand.New(rand.NewSource(1)).Shuffle(len(faults), func(i, j int) { faults[i], faults[j] = faults[j], faults[i] })
+	var st realStats
+	for _, f := range faults {
+		if st.faults >= max {
+			break
+		}
+		orig, _ := os.ReadFile(filepath.Join(dir, f.File))
+		lines := strings.SplitAfter(string(orig), "\n")
+		stmt := "raise RuntimeError('chanto fault')"
+		if f.Kind == "return" {
+			stmt = "return None"
+		}
+		lines[f.Line-1] = strings.Repeat(" ", f.Col) + stmt + "\n" + lines[f.Line-1]
+		os.WriteFile(filepath.Join(dir, f.File), []byte(strings.Join(lines, "")), 0o644)
+		in := Input{Check: check, Changed: []string{f.File}}
+		fileSel := mustSelect(t, in)
+		in.Base = base
+		nodeSel := mustSelect(t, in)
+		if fileSel.Full || !slices.ContainsFunc(nodeSel.Targets, func(s string) bool { return strings.Contains(s, "::") }) && slices.Equal(fileSel.Targets, nodeSel.Targets) {
+			if fileSel.Full {
+				os.WriteFile(filepath.Join(dir, f.File), orig, 0o644)
+				t.Logf("%s:%d: full (%s)", f.File, f.Line, fileSel.Reason)
+				continue // no file-level narrowing to compare with
+			}
+			st.faults++
+			r := proj.narrowToNodes(base, []string{f.File}, fileSel.Targets, isTest, nil, nil)
+			var first string
+			for _, k := range sortedKeys(selectedOnly(r.whole)) {
+				first = k + ": " + r.whole[k]
+				break
+			}
+			t.Logf("%s:%d %s: not below the file: %s (%d whole, e.g. %s)", f.File, f.Line, f.Name, r.why, len(r.whole), first)
+			os.WriteFile(filepath.Join(dir, f.File), orig, 0o644)
+			continue // the same run either way
+		}
+		st.faults++
+		st.nodeLevel++
+		fileFail, fs, fc := realRun(dir, fileSel.Args)
+		nodeFail, ns, nc := realRun(dir, nodeSel.Args)
+		os.WriteFile(filepath.Join(dir, f.File), orig, 0o644)
+		st.fileSecs, st.nodeSecs = append(st.fileSecs, fs), append(st.nodeSecs, ns)
+		st.fileCPU, st.nodeCPU = append(st.fileCPU, fc), append(st.nodeCPU, nc)
+		newFile, newNode := minus(fileFail, red), minus(nodeFail, red)
+		if len(newFile) > 0 {
+			st.fileCaught++
+			if len(newNode) == 0 {
+				st.missed++
+				t.Errorf("MISSED %s:%d %s (%s): file-level fails %v; node-level ran %v", f.File, f.Line, f.Name, f.Kind, newFile, nodeSel.Targets)
+			}
+			for _, id := range newFile {
+				if !slices.Contains(newNode, id) {
+					st.testsMissed++
+					t.Logf("test not run: %s for %s:%d %s", id, f.File, f.Line, f.Name)
+				}
+			}
+		}
+		if len(newNode) > 0 {
+			st.nodeCaught++
+		}
+		t.Logf("%s:%d %s: file %.1fs %d failing, node %.1fs %d failing: %s", f.File, f.Line, f.Name, fs, len(newFile), ns, len(newNode), strings.Join(nodeSel.Targets, " "))
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("SUMMARY %s: %d faults with a related run; %d narrowed below the file; file-level caught %d, node-level %d, missed %d (tests not run %d); "+
+		"wall Σ file %.1fs node %.1fs (ratio %.2f, median %.2f); CPU Σ file %.1fs node %.1fs (ratio %.2f); load %s",
+		filepath.Base(dir), st.faults, st.nodeLevel, st.fileCaught, st.nodeCaught, st.missed, st.testsMissed,
+		sum(st.fileSecs), sum(st.nodeSecs), sum(st.nodeSecs)/sum(st.fileSecs), medianRatio(st.nodeSecs, st.fileSecs),
+		sum(st.fileCPU), sum(st.nodeCPU), sum(st.nodeCPU)/sum(st.fileCPU), strings.TrimSpace(string(load)))
+}
+
+var realFailed = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+)`)
+
+// realRun runs pytest and returns the failing node ids (a parametrized
+// test by its function), wall and CPU seconds.
+func realRun(dir string, args []string) ([]string, float64, float64) {
+	cmd := exec.Command(args[0], append(args[1:], "-rfE")...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	if pp := os.Getenv("PYNODES_PYTHONPATH"); pp != "" {
+		cmd.Env = append(cmd.Env, "PYTHONPATH="+pp)
+	}
+	start := time.Now()
+	out, _ := cmd.CombinedOutput()
+	wall := time.Since(start).Seconds()
+	cpu := 0.0
+	if cmd.ProcessState != nil {
+		cpu = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
+	}
+	set := map[string]bool{}
+	for _, m := range realFailed.FindAllStringSubmatch(string(out), -1) {
+		id := m[1]
+		if i := strings.IndexByte(id, '['); i >= 0 {
+			id = id[:i]
+		}
+		set[id] = true
+	}
+	return sortedKeys(set), wall, cpu
+}
+
+func minus(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func sum(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+func medianRatio(a, b []float64) float64 {
+	if len(a) == 0 {
+		return 0
+	}
+	r := make([]float64, len(a))
+	for i := range a {
+		r[i] = a[i] / b[i]
+	}
+	sort.Float64s(r)
+	return r[len(r)/2]
+}
+
+var _ = fmt.Sprint
+
+// TestPyNodesExplain prints how a name reaches a changed one:
+//
+//	PYNODES_EXPLAIN=dir:file:changedname:fromfile:fromname go test -run TestPyNodesExplain -v
+func TestPyNodesExplain(t *testing.T) {
+	spec := strings.Split(os.Getenv("PYNODES_EXPLAIN"), ":")
+	if len(spec) != 5 {
+		t.Skip("PYNODES_EXPLAIN not set")
+	}
+	p := loadPyProject(spec[0], readPytestConfig(spec[0]), nil)
+	g := newPyNames(p)
+	g.build(p.sortedFiles(""))
+	to, from := nodeKey(spec[1], spec[2]), nodeKey(spec[3], spec[4])
+	prev := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		if k == to {
+			var path []string
+			for ; k != ""; k = prev[k] {
+				path = append(path, strings.ReplaceAll(k, "\x00", ":"))
+			}
+			slices.Reverse(path)
+			t.Logf("path: %s", strings.Join(path, " → "))
+			return
+		}
+		for n := range g.fwd[k] {
+			if _, ok := prev[n]; !ok {
+				prev[n] = k
+				queue = append(queue, n)
+			}
+		}
+	}
+	t.Logf("no path")
+}
+
+// TestPyNodesReach prints what a test file reaches through imports, and why:
+//
+//	PYNODES_REACH=dir:tests/test_x.py go test -run TestPyNodesReach -v
+func TestPyNodesReach(t *testing.T) {
+	spec := strings.Split(os.Getenv("PYNODES_REACH"), ":")
+	if len(spec) != 2 {
+		t.Skip("PYNODES_REACH not set")
+	}
+	p := loadPyProject(spec[0], readPytestConfig(spec[0]), nil)
+	r := p.reach(spec[1])
+	for _, f := range sortedKeys(selectedOnly(r.All)) {
+		t.Logf("%s %q plain=%v", f, r.All[f], r.Plain[f])
+	}
+}
