@@ -225,12 +225,21 @@ var (
 )
 
 // Probe reports whether the sandbox can be set up on this machine; nil
-// means it works.
+// means it works. A success recorded earlier in this boot, for the same
+// bubblewrap and namespace settings, is taken as is (probecache.go).
 func Probe() error {
 	if platformErr != nil {
 		return platformErr
 	}
-	probeOnce.Do(func() { probeErr = probe(BwrapPath) })
+	probeOnce.Do(func() {
+		key := probeKey(BwrapPath)
+		if probeRecorded(key) {
+			return
+		}
+		if probeErr = probe(BwrapPath); probeErr == nil {
+			recordProbe(key)
+		}
+	})
 	return probeErr
 }
 
