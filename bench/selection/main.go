@@ -54,6 +54,8 @@ type options struct {
 	chanto string
 	// python runs the full suite of py:DIR projects in -chanto mode.
 	python string
+	// jsonl, when set, is a file each -chanto outcome is appended to.
+	jsonl string
 }
 
 func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -71,8 +73,17 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
 	fs.StringVar(&opts.python, "python", "/usr/bin/python3", "the interpreter that runs a py:DIR project's full suite (-chanto)")
 	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
+	fs.StringVar(&opts.jsonl, "jsonl", "", "append each -chanto mutation's outcome to this file, one JSON object a line")
+	summary := fs.Bool("summarize", false, "print the -chanto table of the -jsonl files named as arguments, run nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *summary {
+		if err := summarize(stdout, fs.Args()); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		return 0
 	}
 	opts.perProject = map[string]int{}
 	for _, item := range strings.Split(list, ",") {
@@ -103,6 +114,15 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		"GOTOOLCHAIN=local", "GOPATH="+filepath.Join(work, "gopath"))
 	b.runner = &run.Runner{BaseEnv: b.env}
 	if opts.chanto != "" {
+		if opts.jsonl != "" {
+			f, err := os.OpenFile(opts.jsonl, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			defer f.Close()
+			b.jsonl = f
+		}
 		return b.verifyMain(ctx, stdout, stderr)
 	}
 	var rows []row
@@ -249,6 +269,8 @@ type bench struct {
 	runner *run.Runner
 	// runTimeout bounds one test run of the current project.
 	runTimeout time.Duration
+	// jsonl receives the -chanto outcomes (-jsonl), or nil.
+	jsonl io.Writer
 }
 
 func (b *bench) logf(format string, args ...any) {
@@ -269,10 +291,18 @@ var goModules = map[string]struct{ path, version string }{
 	"go:toml":        {"github.com/BurntSushi/toml", "v1.6.0"},
 	"go:chi":         {"github.com/go-chi/chi/v5", "v5.5.0"},
 	"go:echo":        {"github.com/labstack/echo/v4", "v4.16.5"},
+	// 15–60 packages each, with quick suites (issue 13's benchmark).
+	"go:orb":          {"github.com/paulmach/orb", "v0.14.0"},
+	"go:gotest.tools": {"gotest.tools/v3", "v3.5.2"},
+	"go:go-testdeep":  {"github.com/maxatome/go-testdeep", "v1.16.0"},
+	"go:zap":          {"go.uber.org/zap", "v1.28.0"},
+	"go:smithy-go":    {"github.com/aws/smithy-go", "v1.28.9"},
+	"go:graphql-go":   {"github.com/graph-gophers/graphql-go", "v1.11.1"},
 }
 
 var knownProjects = []string{"go:sh", "go:go-internal", "go:go-toml", "go:hcl", "go:expr", "go:x-mod", "go:go-cmp",
 	"go:goldmark", "go:gin", "go:toml", "go:chi", "go:echo",
+	"go:orb", "go:gotest.tools", "go:go-testdeep", "go:zap", "go:smithy-go", "go:graphql-go",
 	"go:synthetic-300", "python", "python:networkx", "node"}
 
 // defaultProjects leaves out x/mod and go-cmp: with 20 or fewer test files

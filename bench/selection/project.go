@@ -31,6 +31,13 @@ type project struct {
 	sources   []string
 	js        bool
 	goCode    bool
+	// env is added to every command run in the project (-chanto).
+	env []string
+	// chantoArgs are extra arguments to chanto verify (-chanto).
+	chantoArgs []string
+	// jsRunner is a js:DIR project's test command (-chanto).
+	jsRunner []string
+	bench    *bench
 }
 
 // sites lists every mutation of the project's non-test sources, shuffled.

@@ -19,15 +19,37 @@ import (
 )
 
 // The -chanto mode judges the whole gate, not only the selection: for each
-// mutation it runs `chanto verify --json` (vet and tests narrowed, the
-// baseline when something fails) and then the project's full checks
-// (`go vet ./...` and `go test ./...`), both with GOFLAGS=-count=1 after a
-// build of every test binary, chanto first (so the full run is the one that
-// may find vet's work cached). A fault is caught by the full suite when it
-// gives a vet finding or a failing test that HEAD did not have; it is caught
-// by chanto only when chanto names a new failure (an exit 3 that repeats an
-// old failure is no catch). Projects stay red at HEAD as they come: that is
-// the case the gate must handle.
+// mutation it runs `chanto verify --json --sandbox off` (checks narrowed,
+// the baseline when something fails) and the project's full checks, chanto
+// first. A fault is caught by the full suite when the full checks show a
+// failure HEAD did not have (or time out); it is caught by chanto only when
+// chanto names a new failure (an exit 3 that repeats an old failure is no
+// catch) or its check times out. Projects stay red at HEAD as they come:
+// that is the case the gate must handle.
+//
+// The first -ratio-sample mutations of a project (all with -both) run the
+// full checks whatever chanto said, for the time ratios and as a check on
+// the inference below; after them the full checks run only when chanto
+// named no new failure. A new failure chanto names is a failure of the
+// project's own tests, which the full suite contains, so it would fail
+// there too; the sample counts where that did not hold ("false new").
+
+// suite is what the -chanto mode needs of one kind of project.
+type suite struct {
+	// full runs the project's whole checks and returns their failures as
+	// comparable keys.
+	full func(ctx context.Context, p *project) (fullRun, error)
+	// prepare runs after the mutation is written, before either side is
+	// timed (Go builds the test binaries here).
+	prepare func(ctx context.Context, p *project) error
+}
+
+// fullRun is one run of a project's full checks.
+type fullRun struct {
+	failures map[string]bool
+	secs     float64
+	timedOut bool
+}
 
 // verifyRow is one project's result in -chanto mode.
 type verifyRow struct {
@@ -36,7 +58,10 @@ type verifyRow struct {
 	redVet, redTests   int // findings / failing tests at HEAD
 	tried              int
 	caughtFull, caught int
+	inferred           int // caught by chanto outside the sample: full suite not run
+	timeoutCatches     int // caught because chanto's check timed out
 	falseNew           int
+	narrowed           int // mutations where every check chanto ran was narrowed
 	misses             []string
 	passRatios         []float64
 	failRatios         []float64
@@ -97,30 +122,66 @@ func newKeys(now, before map[string]bool) []string {
 	return out
 }
 
-// measureVerify runs the -chanto mode on one Go project.
-func (b *bench) measureVerify(ctx context.Context, p *project) (verifyRow, error) {
+// goSuite: go vet ./... and go test ./... in full; every test binary is
+// built before either side is timed, so neither pays for the other's
+// compile (the build is not forced with -count=1: packages the mutation
+// cannot reach keep their cached results and cost nothing).
+var goSuite = suite{
+	full: func(ctx context.Context, p *project) (fullRun, error) {
+		b := p.bench
+		vet, err := b.timed(ctx, p, "go", "vet", "./...")
+		if err != nil {
+			return fullRun{}, err
+		}
+		test, err := b.timed(ctx, p, "go", "test", "./...")
+		if err != nil {
+			return fullRun{}, err
+		}
+		failures := vetFindings(vet.output)
+		for k := range testFailures(test.output) {
+			failures[k] = true
+		}
+		return fullRun{failures: failures, secs: vet.secs + test.secs, timedOut: vet.timedOut || test.timedOut}, nil
+	},
+	prepare: func(ctx context.Context, p *project) error {
+		_, err := p.bench.cmdResult(ctx, p, nil, "go", "test", "-run", "^$", "./...")
+		return err
+	},
+}
+
+// measureVerify runs the -chanto mode on one project.
+func (b *bench) measureVerify(ctx context.Context, p *project, s suite) (verifyRow, error) {
 	r := verifyRow{name: p.name, packages: p.packages}
-	vet, err := b.timed(ctx, p.dir, "go", "vet", "./...")
+	head, err := s.full(ctx, p)
 	if err != nil {
 		return r, err
 	}
-	test, err := b.timed(ctx, p.dir, "go", "test", "./...")
-	if err != nil {
+	for k := range head.failures {
+		if strings.HasPrefix(k, "vet ") {
+			r.redVet++
+		} else {
+			r.redTests++
+		}
+	}
+	b.logf("%s: at HEAD %d vet findings, %d failing tests (%.1fs): %s", p.name, r.redVet, r.redTests, head.secs,
+		strings.Join(newKeys(head.failures, nil), ", "))
+	if b.jsonl != nil {
+		line, _ := json.Marshal(outcome{Project: p.name, Head: true, Packages: r.packages, RedVet: r.redVet, RedTests: r.redTests})
+		b.jsonl.Write(append(line, '\n'))
+	}
+	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*head.secs)*time.Second))
+	if err := b.writeChantoConfig(); err != nil {
 		return r, err
 	}
-	headVet, headTests := vetFindings(vet.output), testFailures(test.output)
-	r.redVet, r.redTests = len(headVet), len(headTests)
-	b.logf("%s: at HEAD go vet has %d findings, go test %d failures (%.1fs + %.1fs)", p.name, r.redVet, r.redTests, vet.secs, test.secs)
-	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*(vet.secs+test.secs))*time.Second))
 	limit := b.opts.mutations
 	if n, ok := b.opts.perProject[p.key]; ok {
 		limit = n
 	}
 	for _, m := range p.sites(b.rng) {
-		if r.tried >= limit {
+		if r.tried >= limit || ctx.Err() != nil {
 			break
 		}
-		tried, err := b.verifyMutation(ctx, p, m, headVet, headTests, &r)
+		tried, err := b.verifyMutation(ctx, p, s, m, head.failures, &r)
 		if err != nil {
 			return r, err
 		}
@@ -129,6 +190,18 @@ func (b *bench) measureVerify(ctx context.Context, p *project) (verifyRow, error
 		}
 	}
 	return r, nil
+}
+
+// writeChantoConfig gives chanto's checks a time limit below the
+// benchmark's own, so a mutation that makes a test hang ends in chanto's
+// "timed out" verdict rather than in a killed chanto with no report.
+func (b *bench) writeChantoConfig() error {
+	home := filepath.Join(b.work, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	secs := max(30, int(b.runTimeout.Seconds()*0.4))
+	return os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf("[guardrails]\ntimeout_secs = %d\n", secs)), 0o644)
 }
 
 // chantoReport is the part of chanto verify --json the benchmark reads.
@@ -140,49 +213,172 @@ type chantoReport struct {
 	} `json:"new_failures"`
 	Checks []struct {
 		Command        string            `json:"command"`
+		Scope          string            `json:"scope"`
+		TimedOut       bool              `json:"timed_out"`
 		AlreadyFailing []json.RawMessage `json:"already_failing"`
 	} `json:"checks"`
 }
 
-func (b *bench) verifyMutation(ctx context.Context, p *project, m mutation, headVet, headTests map[string]bool, r *verifyRow) (bool, error) {
+// mutate writes m into its file; restore puts the original back. ok is
+// false when the mutation does not apply or changes nothing.
+func (p *project) mutate(m mutation) (restore func(), ok bool, err error) {
 	file := filepath.Join(p.dir, filepath.FromSlash(m.file))
 	orig, err := os.ReadFile(file)
 	if err != nil {
-		return false, err
+		return nil, false, err
 	}
 	mutated := m.apply(orig)
 	if mutated == nil || string(mutated) == string(orig) {
-		return false, nil
+		return nil, false, nil
 	}
 	if err := os.WriteFile(file, mutated, 0o644); err != nil {
-		return false, err
+		return nil, false, err
 	}
-	defer os.WriteFile(file, orig, 0o644)
-	// Every test binary built before either side is timed.
-	if _, err := b.timed(ctx, p.dir, "go", "test", "-run", "^$", "./..."); err != nil {
-		return false, err
-	}
-	cres, err := b.timed(ctx, p.dir, b.opts.chanto, "verify", "--json", "--sandbox", "off")
+	return func() { os.WriteFile(file, orig, 0o644) }, true, nil
+}
+
+// runChanto runs chanto verify on the project and reads its report; a run
+// that gave none (killed at the time limit, say) says so in the evidence.
+func (b *bench) runChanto(ctx context.Context, p *project) (chantoReport, float64, error) {
+	args := append([]string{b.opts.chanto, "verify", "--json", "--sandbox", "off"}, p.chantoArgs...)
+	res, err := b.timed(ctx, p, args...)
 	if err != nil {
-		return false, err
+		return chantoReport{}, 0, err
 	}
 	var rep chantoReport
-	if err := json.Unmarshal(cres.output, &rep); err != nil {
-		// A run that gave no report (killed at the time limit, say) is
-		// counted as no catch, and said.
-		rep.Evidence = fmt.Sprintf("no report (exit %d, timed out %v): %s", cres.exit, cres.timedOut, tail(cres.output))
+	if err := json.Unmarshal(res.output, &rep); err != nil {
+		rep.Evidence = fmt.Sprintf("no report (exit %d, timed out %v): %s", res.exit, res.timedOut, tail(res.output))
 	}
-	vet, err := b.timed(ctx, p.dir, "go", "vet", "./...")
+	return rep, res.secs, nil
+}
+
+func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutation, head map[string]bool, r *verifyRow) (bool, error) {
+	restore, ok, err := p.mutate(m)
+	if !ok || err != nil {
+		return false, err
+	}
+	defer restore()
+	if s.prepare != nil {
+		if err := s.prepare(ctx, p); err != nil {
+			return false, err
+		}
+	}
+	rep, chantoSecs, err := b.runChanto(ctx, p)
 	if err != nil {
 		return false, err
 	}
-	test, err := b.timed(ctx, p.dir, "go", "test", "./...")
-	if err != nil {
-		return false, err
+	o := outcome{Project: p.name, Mutation: m.String(), Evidence: rep.Evidence, ChantoSecs: chantoSecs,
+		ChantoNew: len(rep.NewFailures) > 0, Sample: b.opts.both || r.tried < b.opts.ratioSample, Narrowed: len(rep.Checks) > 0}
+	for _, c := range rep.Checks {
+		o.ChantoTimedOut = o.ChantoTimedOut || c.TimedOut
+		o.OldFailure = o.OldFailure || len(c.AlreadyFailing) > 0
+		o.Narrowed = o.Narrowed && c.Scope != "" && c.Scope != "full"
 	}
-	newFull := append(newKeys(vetFindings(vet.output), headVet), newKeys(testFailures(test.output), headTests)...)
-	b.judge(r, m, rep, cres.secs, vet.secs+test.secs, newFull, test.timedOut)
+	if o.Sample || !o.caught() {
+		full, err := s.full(ctx, p)
+		if err != nil {
+			return false, err
+		}
+		o.FullRan, o.FullSecs, o.FullTimedOut = true, full.secs, full.timedOut
+		o.FullNew = newKeys(full.failures, head)
+	}
+	r.add(o)
+	b.logOutcome(o)
 	return true, nil
+}
+
+// outcome is one mutation's result, as -jsonl writes it; a project's
+// first line (Head) carries its size and what was red at HEAD instead.
+type outcome struct {
+	Project        string   `json:"project"`
+	Head           bool     `json:"head,omitempty"`
+	Packages       int      `json:"packages,omitempty"`
+	RedVet         int      `json:"red_vet,omitempty"`
+	RedTests       int      `json:"red_tests,omitempty"`
+	Mutation       string   `json:"mutation"`
+	Sample         bool     `json:"sample"`
+	ChantoNew      bool     `json:"chanto_new"`
+	ChantoTimedOut bool     `json:"chanto_timed_out,omitempty"`
+	OldFailure     bool     `json:"old_failure,omitempty"`
+	Narrowed       bool     `json:"narrowed"`
+	ChantoSecs     float64  `json:"chanto_secs"`
+	Evidence       string   `json:"evidence"`
+	FullRan        bool     `json:"full_ran"`
+	FullSecs       float64  `json:"full_secs,omitempty"`
+	FullTimedOut   bool     `json:"full_timed_out,omitempty"`
+	FullNew        []string `json:"full_new,omitempty"`
+}
+
+// caught: chanto named a new failure, or its check timed out (a hang is
+// not an old failure: the gate does not say done).
+func (o outcome) caught() bool { return o.ChantoNew || o.ChantoTimedOut }
+
+// fullCaught: the full checks showed a new failure or timed out; when they
+// did not run, chanto's catch stands for theirs (see the package comment).
+func (o outcome) fullCaught() bool {
+	if !o.FullRan {
+		return o.caught()
+	}
+	return len(o.FullNew) > 0 || o.FullTimedOut
+}
+
+// add records one mutation's outcome in r.
+func (r *verifyRow) add(o outcome) {
+	if o.OldFailure {
+		r.oldSeen++
+	}
+	if o.Narrowed {
+		r.narrowed++
+	}
+	ratio := 0.0
+	if o.FullRan && o.FullSecs > 0 {
+		ratio = o.ChantoSecs / o.FullSecs
+	}
+	switch {
+	case o.fullCaught():
+		r.caughtFull++
+		if !o.FullRan {
+			r.inferred++
+		} else {
+			r.failRatios = append(r.failRatios, ratio)
+			r.failChanto += o.ChantoSecs
+			r.failFull += o.FullSecs
+		}
+		if o.caught() {
+			r.caught++
+			if !o.ChantoNew {
+				r.timeoutCatches++
+			}
+		} else {
+			r.misses = append(r.misses, fmt.Sprintf("%s: full suite: %s (timed out %v); chanto: %s", o.Mutation,
+				strings.Join(o.FullNew, ", "), o.FullTimedOut, o.Evidence))
+		}
+	default:
+		r.passRatios = append(r.passRatios, ratio)
+		r.passChanto += o.ChantoSecs
+		r.passFull += o.FullSecs
+		if o.caught() {
+			r.falseNew++
+		}
+	}
+}
+
+func (b *bench) logOutcome(o outcome) {
+	full := "not run (chanto's catch stands)"
+	if o.FullRan {
+		full = fmt.Sprintf("%s %.1fs (%.2f)", map[bool]string{true: "failed", false: "passed"}[o.fullCaught()], o.FullSecs, o.ChantoSecs/max(o.FullSecs, 1e-9))
+	}
+	switch {
+	case o.fullCaught() && !o.caught():
+		b.logf("%s: MISS: full suite: %s; chanto: %s", o.Mutation, strings.Join(o.FullNew, ", "), o.Evidence)
+	case o.FullRan && !o.fullCaught() && o.caught():
+		b.logf("%s: chanto named a new failure the full suite did not show: %s", o.Mutation, o.Evidence)
+	}
+	b.logf("%s: chanto %.1fs, full %s: %s", o.Mutation, o.ChantoSecs, full, o.Evidence)
+	if b.jsonl != nil {
+		line, _ := json.Marshal(o)
+		b.jsonl.Write(append(line, '\n'))
+	}
 }
 
 // timedResult is one timed command.
@@ -193,16 +389,20 @@ type timedResult struct {
 	output   []byte
 }
 
-// timed runs a command with GOFLAGS=-count=1 (no cached test results on
-// either side); a non-zero exit is a result, not an error.
-func (b *bench) timed(ctx context.Context, dir string, args ...string) (timedResult, error) {
+// timed runs a command in the project with GOFLAGS=-count=1 (no cached
+// test results on either side); a non-zero exit is a result, not an error.
+func (b *bench) timed(ctx context.Context, p *project, args ...string) (timedResult, error) {
+	return b.cmdResult(ctx, p, []string{"GOFLAGS=-count=1 -modcacherw"}, args...)
+}
+
+func (b *bench) cmdResult(ctx context.Context, p *project, env []string, args ...string) (timedResult, error) {
 	timeout := b.opts.timeout
 	if b.runTimeout > 0 {
 		timeout = b.runTimeout
 	}
 	var out bytes.Buffer
-	res, err := b.runner.Run(ctx, run.Spec{Args: args, Dir: dir, Purpose: run.Check, Timeout: timeout,
-		Stdout: &out, Env: []string{"GOFLAGS=-count=1 -modcacherw"}, OutputCap: 64 << 20})
+	res, err := b.runner.Run(ctx, run.Spec{Args: args, Dir: p.dir, Purpose: run.Check, Timeout: timeout,
+		Stdout: &out, Env: append(env, p.env...), OutputCap: 64 << 20})
 	if err != nil {
 		return timedResult{}, err
 	}
@@ -215,21 +415,24 @@ func (b *bench) timed(ctx context.Context, dir string, args ...string) (timedRes
 
 func printVerifyTable(w io.Writer, rows []verifyRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "project\tpkgs\tred at HEAD (vet/tests)\tmutations\tcaught by full\tnew failure named by chanto\tsafety\tpassing: median / Σ chanto/full (n)\tfailing: median / Σ (n)\told failure in report\tfalse new")
-	var tf, tc, tried int
+	fmt.Fprintln(tw, "project\tpkgs\tred at HEAD (vet/tests)\tmutations\tnarrowed\tcaught by full (inferred)\tnew failure named by chanto\tsafety\t95% lower bound\tpassing: median / Σ chanto/full (n)\tfailing: median / Σ (n)\told failure in report\tfalse new")
+	var all verifyRow
 	for _, r := range rows {
-		tf += r.caughtFull
-		tc += r.caught
-		tried += r.tried
-		fmt.Fprintf(tw, "%s\t%d\t%d / %d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\t%d\n", r.name, r.packages, r.redVet, r.redTests, r.tried,
-			r.caughtFull, r.caught, safety(r.caught, r.caughtFull),
+		all.caughtFull += r.caughtFull
+		all.caught += r.caught
+		all.tried += r.tried
+		all.inferred += r.inferred
+		all.narrowed += r.narrowed
+		all.oldSeen += r.oldSeen
+		all.falseNew += r.falseNew
+		fmt.Fprintf(tw, "%s\t%d\t%d / %d\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t%s\t%s\t%d\t%d\n", r.name, r.packages, r.redVet, r.redTests, r.tried,
+			r.narrowed, r.caughtFull, r.inferred, r.caught, safety(r.caught, r.caughtFull), bound(r.caught, r.caughtFull),
 			ratioCell(r.passRatios, r.passChanto, r.passFull), ratioCell(r.failRatios, r.failChanto, r.failFull), r.oldSeen, r.falseNew)
 	}
-	fmt.Fprintf(tw, "all\t\t\t%d\t%d\t%d\t%s\t\t\t\t\n", tried, tf, tc, safety(tc, tf))
+	fmt.Fprintf(tw, "all\t\t\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t\t\t%d\t%d\n", all.tried, all.narrowed, all.caughtFull, all.inferred, all.caught,
+		safety(all.caught, all.caughtFull), bound(all.caught, all.caughtFull), all.oldSeen, all.falseNew)
 	tw.Flush()
-	if tf > 0 && tc == tf {
-		fmt.Fprintf(w, "safety lower bound (one-sided 95%% Clopper-Pearson): %.2f%%\n", 100*lowerBound(tc, tf, 0.05))
-	}
+	fmt.Fprintln(w, "\nlower bound: one-sided 95% Clopper-Pearson over the faults the full suite caught.")
 	for _, r := range rows {
 		for _, m := range r.misses {
 			fmt.Fprintf(w, "miss: %s: %s\n", r.name, m)
@@ -237,16 +440,21 @@ func printVerifyTable(w io.Writer, rows []verifyRow) {
 	}
 }
 
+func bound(k, n int) string {
+	if n == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.2f%%", 100*lowerBound(k, n, 0.05))
+}
+
 func ratioCell(rs []float64, chanto, full float64) string {
 	if len(rs) == 0 {
 		return "–"
 	}
-	s := append([]float64(nil), rs...)
-	sort.Float64s(s)
-	return fmt.Sprintf("%.2f / %.2f (%d)", median(s), chanto/full, len(rs))
+	return fmt.Sprintf("%.2f / %.2f (%d)", median(rs), chanto/full, len(rs))
 }
 
-// verifyMain is the -chanto mode over the Go projects asked for.
+// verifyMain is the -chanto mode over the projects asked for.
 func (b *bench) verifyMain(ctx context.Context, stdout, stderr io.Writer) int {
 	if abs, err := filepath.Abs(b.opts.chanto); err == nil {
 		b.opts.chanto = abs
@@ -254,17 +462,21 @@ func (b *bench) verifyMain(ctx context.Context, stdout, stderr io.Writer) int {
 	var rows []verifyRow
 	for _, name := range b.opts.projects {
 		start := time.Now()
-		measure, prepare := b.measureVerify, b.goProject
-		if strings.HasPrefix(name, "py:") {
-			measure, prepare = b.measurePyVerify, b.pyProject
+		prepare, s := b.goProject, goSuite
+		switch {
+		case strings.HasPrefix(name, "py:"):
+			prepare, s = b.pyProject, b.pySuite()
+		case strings.HasPrefix(name, "js:"):
+			prepare, s = b.jsProject, jsSuite
 		}
+		b.runTimeout = 0
 		p, err := prepare(ctx, name)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
 		}
-		p.key = name
-		r, err := measure(ctx, p)
+		p.key, p.bench = name, b
+		r, err := b.measureVerify(ctx, p, s)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
@@ -284,7 +496,43 @@ func (b *bench) goProject(ctx context.Context, name string) (*project, error) {
 	}
 	mod, version, ok := strings.Cut(strings.TrimPrefix(name, "go:"), "@")
 	if !strings.HasPrefix(name, "go:") || !ok {
-		return nil, fmt.Errorf("-chanto takes Go modules (go:NAME or go:MODULE@VERSION) and Python work trees (py:DIR)")
+		return nil, fmt.Errorf("-chanto takes Go modules (go:NAME or go:MODULE@VERSION), Python work trees (py:DIR) and JavaScript ones (js:DIR)")
 	}
 	return b.goModule(ctx, mod, version, filepath.Base(mod))
+}
+
+// summarize reads -jsonl files of earlier runs and prints their table.
+func summarize(w io.Writer, files []string) error {
+	rows := map[string]*verifyRow{}
+	var order []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var o outcome
+			if len(bytes.TrimSpace(line)) == 0 || json.Unmarshal(line, &o) != nil {
+				continue
+			}
+			r := rows[o.Project]
+			if r == nil {
+				r = &verifyRow{name: o.Project}
+				rows[o.Project] = r
+				order = append(order, o.Project)
+			}
+			if o.Head {
+				r.packages, r.redVet, r.redTests = o.Packages, o.RedVet, o.RedTests
+				continue
+			}
+			r.tried++
+			r.add(o)
+		}
+	}
+	var list []verifyRow
+	for _, name := range order {
+		list = append(list, *rows[name])
+	}
+	printVerifyTable(w, list)
+	return nil
 }
