@@ -128,7 +128,7 @@ func jsFailures(dir string, data []byte) (map[string]bool, error) {
 }
 
 // jsSuite runs the whole suite with the runner's JSON report.
-var jsSuite = suite{full: func(ctx context.Context, p *project) (fullRun, error) {
+var jsSuite = suite{full: func(ctx context.Context, p *project, _ bool) (fullRun, error) {
 	b := p.bench
 	report := filepath.Join(b.work, "js-report.json")
 	os.Remove(report)
@@ -138,7 +138,7 @@ var jsSuite = suite{full: func(ctx context.Context, p *project) (fullRun, error)
 	} else {
 		args = append(args, "--ci", "--json", "--outputFile="+report)
 	}
-	res, err := b.timed(ctx, p, args...)
+	res, err := b.timed(ctx, p, nil, args...)
 	if err != nil {
 		return fullRun{}, err
 	}

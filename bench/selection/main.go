@@ -56,6 +56,9 @@ type options struct {
 	python string
 	// jsonl, when set, is a file each -chanto outcome is appended to.
 	jsonl string
+	// budget, when set, stops mutating a -chanto project this long after
+	// its preparation began, so that a run covers every project asked for.
+	budget time.Duration
 }
 
 func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -73,6 +76,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
 	fs.StringVar(&opts.python, "python", "/usr/bin/python3", "the interpreter that runs a py:DIR project's full suite (-chanto)")
 	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
+	fs.DurationVar(&opts.budget, "budget", 0, "-chanto: stop mutating a project this long after it started (0: no limit)")
 	fs.StringVar(&opts.jsonl, "jsonl", "", "append each -chanto mutation's outcome to this file, one JSON object a line")
 	summary := fs.Bool("summarize", false, "print the -chanto table of the -jsonl files named as arguments, run nothing")
 	if err := fs.Parse(args); err != nil {

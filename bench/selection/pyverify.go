@@ -76,8 +76,8 @@ func (b *bench) pyProject(ctx context.Context, name string) (*project, error) {
 
 // pySuite runs the project's whole pytest suite with -python.
 func (b *bench) pySuite() suite {
-	return suite{full: func(ctx context.Context, p *project) (fullRun, error) {
-		res, err := b.timed(ctx, p, b.opts.python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider")
+	return suite{full: func(ctx context.Context, p *project, _ bool) (fullRun, error) {
+		res, err := b.timed(ctx, p, nil, b.opts.python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider")
 		if err != nil {
 			return fullRun{}, err
 		}

@@ -37,10 +37,12 @@ import (
 // suite is what the -chanto mode needs of one kind of project.
 type suite struct {
 	// full runs the project's whole checks and returns their failures as
-	// comparable keys.
-	full func(ctx context.Context, p *project) (fullRun, error)
-	// prepare runs after the mutation is written, before either side is
-	// timed (Go builds the test binaries here).
+	// comparable keys. timing is false when the run only judges (outside
+	// the ratio sample): Go then replays the cached results of packages
+	// the mutation cannot reach, which gives the same verdict sooner.
+	full func(ctx context.Context, p *project, timing bool) (fullRun, error)
+	// prepare runs after the mutation is written and before either side
+	// is timed, in the ratio sample only (Go builds the test binaries).
 	prepare func(ctx context.Context, p *project) error
 }
 
@@ -122,18 +124,23 @@ func newKeys(now, before map[string]bool) []string {
 	return out
 }
 
-// goSuite: go vet ./... and go test ./... in full; every test binary is
-// built before either side is timed, so neither pays for the other's
-// compile (the build is not forced with -count=1: packages the mutation
-// cannot reach keep their cached results and cost nothing).
+// goSuite: go vet ./... and go test ./... in full. In the ratio sample
+// every test binary is built before either side is timed, so neither pays
+// for the other's compile (that build is not forced with -count=1:
+// packages the mutation cannot reach keep their cached results), and both
+// sides run with -count=1.
 var goSuite = suite{
-	full: func(ctx context.Context, p *project) (fullRun, error) {
+	full: func(ctx context.Context, p *project, timing bool) (fullRun, error) {
 		b := p.bench
-		vet, err := b.timed(ctx, p, "go", "vet", "./...")
+		run := b.cmdResult
+		if timing {
+			run = b.timed
+		}
+		vet, err := run(ctx, p, nil, "go", "vet", "./...")
 		if err != nil {
 			return fullRun{}, err
 		}
-		test, err := b.timed(ctx, p, "go", "test", "./...")
+		test, err := run(ctx, p, nil, "go", "test", "./...")
 		if err != nil {
 			return fullRun{}, err
 		}
@@ -150,9 +157,9 @@ var goSuite = suite{
 }
 
 // measureVerify runs the -chanto mode on one project.
-func (b *bench) measureVerify(ctx context.Context, p *project, s suite) (verifyRow, error) {
+func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start time.Time) (verifyRow, error) {
 	r := verifyRow{name: p.name, packages: p.packages}
-	head, err := s.full(ctx, p)
+	head, err := s.full(ctx, p, true)
 	if err != nil {
 		return r, err
 	}
@@ -179,6 +186,10 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite) (verifyR
 	}
 	for _, m := range p.sites(b.rng) {
 		if r.tried >= limit || ctx.Err() != nil {
+			break
+		}
+		if b.opts.budget > 0 && time.Since(start) > b.opts.budget {
+			b.logf("%s: -budget %s spent after %d mutations", p.name, b.opts.budget, r.tried)
 			break
 		}
 		tried, err := b.verifyMutation(ctx, p, s, m, head.failures, &r)
@@ -241,7 +252,7 @@ func (p *project) mutate(m mutation) (restore func(), ok bool, err error) {
 // that gave none (killed at the time limit, say) says so in the evidence.
 func (b *bench) runChanto(ctx context.Context, p *project) (chantoReport, float64, error) {
 	args := append([]string{b.opts.chanto, "verify", "--json", "--sandbox", "off"}, p.chantoArgs...)
-	res, err := b.timed(ctx, p, args...)
+	res, err := b.timed(ctx, p, nil, args...)
 	if err != nil {
 		return chantoReport{}, 0, err
 	}
@@ -258,7 +269,8 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 		return false, err
 	}
 	defer restore()
-	if s.prepare != nil {
+	sample := b.opts.both || r.tried < b.opts.ratioSample
+	if sample && s.prepare != nil {
 		if err := s.prepare(ctx, p); err != nil {
 			return false, err
 		}
@@ -268,14 +280,14 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 		return false, err
 	}
 	o := outcome{Project: p.name, Mutation: m.String(), Evidence: rep.Evidence, ChantoSecs: chantoSecs,
-		ChantoNew: len(rep.NewFailures) > 0, Sample: b.opts.both || r.tried < b.opts.ratioSample, Narrowed: len(rep.Checks) > 0}
+		ChantoNew: len(rep.NewFailures) > 0, Sample: sample, Narrowed: len(rep.Checks) > 0}
 	for _, c := range rep.Checks {
 		o.ChantoTimedOut = o.ChantoTimedOut || c.TimedOut
 		o.OldFailure = o.OldFailure || len(c.AlreadyFailing) > 0
 		o.Narrowed = o.Narrowed && c.Scope != "" && c.Scope != "full"
 	}
 	if o.Sample || !o.caught() {
-		full, err := s.full(ctx, p)
+		full, err := s.full(ctx, p, o.Sample)
 		if err != nil {
 			return false, err
 		}
@@ -330,17 +342,15 @@ func (r *verifyRow) add(o outcome) {
 	if o.Narrowed {
 		r.narrowed++
 	}
-	ratio := 0.0
-	if o.FullRan && o.FullSecs > 0 {
-		ratio = o.ChantoSecs / o.FullSecs
-	}
+	timed := o.Sample && o.FullRan && o.FullSecs > 0
 	switch {
 	case o.fullCaught():
 		r.caughtFull++
 		if !o.FullRan {
 			r.inferred++
-		} else {
-			r.failRatios = append(r.failRatios, ratio)
+		}
+		if timed {
+			r.failRatios = append(r.failRatios, o.ChantoSecs/o.FullSecs)
 			r.failChanto += o.ChantoSecs
 			r.failFull += o.FullSecs
 		}
@@ -354,9 +364,11 @@ func (r *verifyRow) add(o outcome) {
 				strings.Join(o.FullNew, ", "), o.FullTimedOut, o.Evidence))
 		}
 	default:
-		r.passRatios = append(r.passRatios, ratio)
-		r.passChanto += o.ChantoSecs
-		r.passFull += o.FullSecs
+		if timed {
+			r.passRatios = append(r.passRatios, o.ChantoSecs/o.FullSecs)
+			r.passChanto += o.ChantoSecs
+			r.passFull += o.FullSecs
+		}
 		if o.caught() {
 			r.falseNew++
 		}
@@ -391,8 +403,8 @@ type timedResult struct {
 
 // timed runs a command in the project with GOFLAGS=-count=1 (no cached
 // test results on either side); a non-zero exit is a result, not an error.
-func (b *bench) timed(ctx context.Context, p *project, args ...string) (timedResult, error) {
-	return b.cmdResult(ctx, p, []string{"GOFLAGS=-count=1 -modcacherw"}, args...)
+func (b *bench) timed(ctx context.Context, p *project, env []string, args ...string) (timedResult, error) {
+	return b.cmdResult(ctx, p, append([]string{"GOFLAGS=-count=1 -modcacherw"}, env...), args...)
 }
 
 func (b *bench) cmdResult(ctx context.Context, p *project, env []string, args ...string) (timedResult, error) {
@@ -476,7 +488,7 @@ func (b *bench) verifyMain(ctx context.Context, stdout, stderr io.Writer) int {
 			continue
 		}
 		p.key, p.bench = name, b
-		r, err := b.measureVerify(ctx, p, s)
+		r, err := b.measureVerify(ctx, p, s, start)
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", name, err)
 			continue
