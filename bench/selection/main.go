@@ -7,7 +7,14 @@
 // related/full over a sample that runs both, and the graph-build time cold
 // and cached.
 //
+// With -chanto BINARY it judges the whole gate instead: chanto verify on
+// each mutation against the project's full checks, on real Go modules
+// (go:NAME), Python work trees (py:DIR) and JavaScript ones (js:DIR); see
+// verify.go.
+//
 //	go run ./bench/selection -mutations 8
+//	go run ./bench/selection -chanto /tmp/chanto -projects go:orb=50,py:/tmp/boltons=50 -jsonl /tmp/out.jsonl
+//	go run ./bench/selection -summarize /tmp/out.jsonl
 package main
 
 import (
