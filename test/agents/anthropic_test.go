@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -37,6 +38,11 @@ func anthropicServer(t *testing.T, m *fakeModel) *httptest.Server {
 	return srv
 }
 
+// toolIDs numbers the tool calls: an id must not repeat within a
+// conversation (Claude Code pairs each result, and the hook answers
+// attached to it, with its call by id).
+var toolIDs atomic.Int64
+
 func writeAnthropic(w http.ResponseWriter, stream bool, rep reply) {
 	stop := "end_turn"
 	if len(rep.Calls) > 0 {
@@ -48,7 +54,7 @@ func writeAnthropic(w http.ResponseWriter, stream bool, rep reply) {
 			content = append(content, map[string]any{"type": "text", "text": rep.Text})
 		}
 		for i, c := range rep.Calls {
-			content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", i), "name": c.Name, "input": c.Input})
+			content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", toolIDs.Add(1), i), "name": c.Name, "input": c.Input})
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
@@ -71,7 +77,7 @@ func writeAnthropic(w http.ResponseWriter, stream bool, rep reply) {
 	}
 	for k, c := range rep.Calls {
 		in, _ := json.Marshal(c.Input)
-		ev("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", i, k), "name": c.Name, "input": map[string]any{}}})
+		ev("content_block_start", map[string]any{"type": "content_block_start", "index": i, "content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", toolIDs.Add(1), k), "name": c.Name, "input": map[string]any{}}})
 		ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
 		ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 		i++

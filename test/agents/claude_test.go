@@ -139,3 +139,21 @@ func TestClaudeSubagentChangeIsTheTurns(t *testing.T) {
 		t.Fatalf("shown: %s", shown)
 	}
 }
+
+// An Edit that weakens the test is reported right after the call (the
+// PostToolUse answer reaches the model after Edit as after Bash), and the
+// model restores it and fixes the code.
+func TestClaudeEditWeakeningTheTestIsToldAtOnce(t *testing.T) {
+	dir := project(t, brokenCalc)
+	test := filepath.Join(dir, "calc_test.go")
+	m := scripted(t,
+		step{reply: reply{Calls: []call{{Name: "Read", Input: map[string]any{"file_path": test}}}}},
+		step{reply: reply{Calls: []call{{Name: "Edit", Input: map[string]any{"file_path": test, "old_string": "got != 5", "new_string": "got != -1"}}}}},
+		step{expect: []string{"expected value changed", "fix the code, not the tests"}, reply: reply{Calls: []call{bash("git checkout calc_test.go && " + writeFile("calc.go", fixedCalc))}}},
+		step{reply: reply{Text: "Restored the test and fixed Add."}},
+	)
+	shown := claudeShown(runClaude(t, dir, "", m))
+	if !strings.Contains(shown, "Stop says: Verified: go vet ./...") {
+		t.Fatalf("shown: %s", shown)
+	}
+}
