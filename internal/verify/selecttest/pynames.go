@@ -26,23 +26,24 @@ import (
 // everything; a name handed to code outside the project at import time
 // (an unknown decorator, `atexit.register(f)`) is escaped.
 type pyNames struct {
-	p       *pyProject
-	units   map[string][]pyUnit
-	fwd     map[string]map[string]bool
-	escaped map[string]string // node → why
-	dynamic map[string]bool   // nodes that may reach anything
-	mutable map[string]bool   // globals bound to mutable values
-	built   map[string]bool
-	reach   map[string]bool // set by reaching
-	lookups map[string][]string
-	looking map[string]bool
-	pending []string
+	p        *pyProject
+	units    map[string][]pyUnit
+	fwd      map[string]map[string]bool
+	escaped  map[string]string // node → why
+	dynamic  map[string]bool   // nodes that may reach anything
+	mutable  map[string]bool   // globals bound to mutable values
+	built    map[string]bool
+	reach    map[string]bool // set by reaching
+	bindings map[string]*pyBindings
+	lookups  map[string][]string
+	looking  map[string]bool
+	pending  []string
 }
 
 func newPyNames(p *pyProject) *pyNames {
 	return &pyNames{p: p, units: map[string][]pyUnit{}, fwd: map[string]map[string]bool{},
 		escaped: map[string]string{}, dynamic: map[string]bool{}, mutable: map[string]bool{},
-		built: map[string]bool{}, lookups: map[string][]string{}, looking: map[string]bool{}}
+		built: map[string]bool{}, bindings: map[string]*pyBindings{}, lookups: map[string][]string{}, looking: map[string]bool{}}
 }
 
 // nodeKey names a node: a file's top-level name, "*" for the whole module.
@@ -194,7 +195,9 @@ func (g *pyNames) decorated(file string, decorators [][]pyTok, key string) {
 		if len(d) > 1 && d[1].kind == 'n' {
 			first = d[1].text
 		}
-		if len(refs) == 0 && !pureDecorators[first] {
+		// `@x.setter` on a method names the property above it.
+		accessor := len(d) == 4 && d[2].text == "." && (d[3].text == "setter" || d[3].text == "getter" || d[3].text == "deleter")
+		if len(refs) == 0 && !pureDecorators[first] && !accessor {
 			g.escaped[key] = "decorated with @" + first
 		}
 	}
@@ -304,20 +307,49 @@ func (g *pyNames) refs(file string, stmts [][]pyTok) (out []string, dyn bool) {
 // in file stands for: the file's own top-level names, or what its imports
 // bind.
 func (g *pyNames) resolve(file, name string, chain []string) []string {
+	b := g.bindingsOf(file)
 	var out []string
-	units := g.unitsOf(file)
-	nodes := unitNodes(units)
-	for i := range units {
-		for _, n := range nodes[i] {
-			if n == name {
-				out = append(out, nodeKey(file, name))
-			}
-		}
+	if b.local[name] {
+		out = append(out, nodeKey(file, name))
 	}
-	for _, imp := range g.p.parsed(file).Imports {
+	for _, imp := range b.imports[name] {
 		out = append(out, g.importBinding(file, imp, name, chain)...)
 	}
 	return out
+}
+
+// pyBindings are a file's top-level names and the imports binding each
+// name, indexed once: resolve runs for every name token of the project.
+type pyBindings struct {
+	local   map[string]bool
+	imports map[string][]pyImport
+}
+
+func (g *pyNames) bindingsOf(file string) *pyBindings {
+	if b := g.bindings[file]; b != nil {
+		return b
+	}
+	b := &pyBindings{local: map[string]bool{}, imports: map[string][]pyImport{}}
+	for _, ns := range unitNodes(g.unitsOf(file)) {
+		for _, n := range ns {
+			b.local[n] = true
+		}
+	}
+	for _, imp := range g.p.parsed(file).Imports {
+		if !imp.From {
+			if imp.Bind != "" {
+				b.imports[imp.Bind] = append(b.imports[imp.Bind], imp)
+			}
+			continue
+		}
+		for _, n := range imp.Names {
+			if n.Name != "*" {
+				b.imports[n.As] = append(b.imports[n.As], imp)
+			}
+		}
+	}
+	g.bindings[file] = b
+	return b
 }
 
 // importBinding resolves name through imp when imp binds it.

@@ -61,10 +61,16 @@ func (p *pyProject) narrowToNodes(base func(string) ([]byte, error), changed, fi
 		}
 	}
 	// The graph covers every file the selected tests import, and every
-	// file their names lead to.
+	// file their names lead to. (A file selected through a hidden
+	// dependency runs whole: what it runs out of sight is not parsed.)
 	scope := map[string]bool{}
+	reaches := map[string]pyReach{}
 	for _, f := range files {
-		for r := range p.reach(f).All {
+		reaches[f] = p.reach(f)
+		if widened[f] != "" {
+			continue
+		}
+		for r := range reaches[f].All {
 			scope[r] = true
 		}
 	}
@@ -97,7 +103,7 @@ func (p *pyProject) narrowToNodes(base func(string) ([]byte, error), changed, fi
 			why = p.conftestReaches(g, f, reach)
 		}
 		if why == "" && len(escaped) > 0 {
-			for _, r := range sortedKeys(p.reach(f).Plain) {
+			for _, r := range sortedKeys(reaches[f].Plain) {
 				if e := escaped[r]; e != "" {
 					why = e
 					break

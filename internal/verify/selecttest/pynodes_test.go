@@ -18,7 +18,8 @@ func nodeTree() map[string]string {
 			"class Sub(Calc):\n    pass\n\n\nLIMIT = 10\n",
 		"lib/reg.py": "_REG = {}\n\n\ndef register(f):\n    _REG[f.__name__] = f\n    return f\n\n\ndef lookup(name):\n    return _REG[name]\n\n\n" +
 			"@register\ndef plugin():\n    return 1\n\n\ndef unused():\n    return 2\n",
-		"lib/out.py": "import atexit\n\n\ndef hook():\n    return 3\n\n\natexit.register(hook)\n",
+		"lib/out.py": "import atexit\n\n\ndef hook():\n    return 3\n\n\natexit.register(hook)\n\n\n" +
+			"class Box:\n    @property\n    def v(self):\n        return self._v\n\n    @v.setter\n    def v(self, x):\n        self._v = x\n",
 		"tests/test_core.py": "import lib\nfrom lib import add\nfrom lib.core import square, Calc\n\n\n" +
 			"def helper():\n    return lib.mul(2, 3)\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\n" +
 			"def test_mul():\n    assert lib.mul(2, 2) == 4\n\n\ndef test_helper():\n    assert helper() == 6\n\n\n" +
@@ -36,7 +37,8 @@ func nodeTree() map[string]string {
 			"def test_add():\n    assert add(1, 1) == 2\n",
 		"tests/test_reg.py": "from lib.reg import lookup, unused\n\n\ndef test_lookup():\n    assert lookup('plugin')() == 1\n\n\n" +
 			"def test_unused():\n    assert unused() == 2\n",
-		"tests/test_out.py":     "from lib.out import hook\n\n\ndef test_hook():\n    assert hook() == 3\n",
+		"tests/test_out.py": "from lib.out import hook, Box\n\n\ndef test_hook():\n    assert hook() == 3\n\n\n" +
+			"def test_box():\n    b = Box()\n    b.v = 1\n    assert b.v == 1\n",
 		"tests/sub/conftest.py": "import pytest\nfrom lib.core import square\n\n\n@pytest.fixture\ndef nine():\n    return square(3)\n",
 		"tests/sub/test_sub.py": "from lib.core import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n\n\ndef test_nine(nine):\n    assert nine == 9\n",
 	}
@@ -94,6 +96,8 @@ func TestPyNodesSelectsTestFunctions(t *testing.T) {
 			"tests/test_reg.py::test_lookup"},
 		{"a leaf name", "lib/reg.py", replace("return 2", "return 5"),
 			"tests/test_reg.py::test_unused"},
+		{"a property setter is no escape", "lib/out.py", replace("self._v = x", "self._v = -x"),
+			"tests/test_out.py::test_box"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -291,3 +291,60 @@ func TestPyNodesReach(t *testing.T) {
 		t.Logf("%s %q plain=%v", f, r.All[f], r.Plain[f])
 	}
 }
+
+// TestPyNodesSelectCost times selection with and without the node level
+// (a fault put in the first function of file, medians of five, warm memo):
+//
+//	PYNODES_COST=dir:pkg/mod.py go test -run TestPyNodesSelectCost -v
+func TestPyNodesSelectCost(t *testing.T) {
+	spec := strings.Split(os.Getenv("PYNODES_COST"), ":")
+	if len(spec) != 2 {
+		t.Skip("PYNODES_COST not set")
+	}
+	dir, file := spec[0], spec[1]
+	orig, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.WriteFile(filepath.Join(dir, file), orig, 0o644)
+	cmd := exec.Command("python3", "-c", faultScript, file)
+	cmd.Dir = dir
+	data, _ := cmd.Output()
+	var faults []realFault
+	if json.Unmarshal(data, &faults) != nil || len(faults) == 0 {
+		t.Fatal("no function to fault")
+	}
+	f := faults[0]
+	lines := strings.SplitAfter(string(orig), "\n")
+	lines[f.Line-1] = strings.Repeat(" ", f.Col) + "raise RuntimeError('x')\n" + lines[f.Line-1]
+	os.WriteFile(filepath.Join(dir, file), []byte(strings.Join(lines, "")), 0o644)
+	in := Input{Check: pytestCheck(dir), Changed: []string{file}}
+	base := func(rel string) ([]byte, error) { return exec.Command("git", "-C", dir, "show", "HEAD:"+rel).Output() }
+	median := func(with bool) (float64, Selection) {
+		var xs []float64
+		var sel Selection
+		for i := 0; i < 5; i++ {
+			in.Base = nil
+			if with {
+				in.Base = base
+			}
+			start := time.Now()
+			sel = mustSelect(t, in)
+			xs = append(xs, time.Since(start).Seconds()*1000)
+		}
+		sort.Float64s(xs)
+		return xs[2], sel
+	}
+	fileMS, fs := median(false)
+	nodeMS, ns := median(true)
+	load, _ := os.ReadFile("/proc/loadavg")
+	t.Logf("select %s %s: file level %.0f ms (%d targets, %s), node level %.0f ms (%d targets); load %s", dir, file, fileMS, len(fs.Targets), fs.Reason, nodeMS, len(ns.Targets), strings.TrimSpace(string(load)))
+	t.Logf("node level: %s", strings.Join(ns.Targets, " "))
+	proj := loadPyProject(dir, readPytestConfig(dir), nil)
+	isTest := map[string]bool{}
+	for _, f := range proj.testFiles(false) {
+		isTest[f] = true
+	}
+	r := proj.narrowToNodes(base, []string{file}, sortedKeys(isTest), isTest, nil, nil)
+	t.Logf("why: %s; whole: %v", r.why, r.whole)
+}
