@@ -154,7 +154,7 @@ func (c *call) ruleStop(ctx context.Context) answer {
 		changed = []string{}
 	}
 	opts := c.verifyOptions()
-	opts.BaseSource, opts.Changed, opts.Added = tr.snap, changed, tr.change.Added
+	opts.BaseSource, opts.Changed, opts.Added, opts.Top = tr.snap, changed, tr.change.Added, tr.snap.Root()
 	opts.Prior = gate.PriorRuns(c.runsAt(tr.digest), 1)
 	rep, err := verify.Run(ctx, opts)
 	if err != nil {

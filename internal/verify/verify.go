@@ -56,6 +56,10 @@ type Options struct {
 	Changed []string
 	// Added lists the paths of Changed that are new.
 	Added []string
+	// Top, with Changed, is the repository's top level Changed is
+	// relative to, when the caller knows it (the turn snapshot's root);
+	// empty means ask git.
+	Top string
 	// Checks are configured check commands, run by bash in the repository
 	// root, always in full; empty means detect.
 	Checks []string
@@ -336,9 +340,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 // changeSet fills e.cs from the options or from git.
 func (e *engine) changeSet(ctx context.Context) error {
 	if e.opts.Changed != nil {
-		root := e.opts.Root
-		if top, err := git.Output(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
-			root = strings.TrimSpace(string(top))
+		root := e.opts.Top
+		if real, err := filepath.EvalSymlinks(root); root != "" && err == nil {
+			root = real // like Root, and like git's physical top level
+		}
+		if root == "" {
+			root = e.opts.Root
+			if top, err := git.Output(ctx, e.r, root, "rev-parse", "--show-toplevel"); err == nil {
+				root = strings.TrimSpace(string(top))
+			}
 		}
 		e.cs = ChangeSet{Root: root, Git: e.opts.BaseSource == nil, Base: e.opts.Base, Changed: dropGenerated(e.opts.Changed), Added: dropGenerated(e.opts.Added)}
 		e.cs.finish()

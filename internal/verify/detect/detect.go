@@ -336,7 +336,7 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 		return filepath.ToSlash(r)
 	}
 	if fileExists(filepath.Join(root, "go.mod")) {
-		if err := checkGoMod(ctx, root, rel("go.mod"), runner); err != nil {
+		if err := checkGoMod(root, rel("go.mod")); err != nil {
 			return p, err
 		}
 		p.Checks = append(p.Checks, goChecks(root)...)
@@ -345,7 +345,7 @@ func detectRoot(ctx context.Context, repoRoot, root string, runner *run.Runner, 
 		// A Go workspace's folder: the modules it uses are the project.
 		for _, dir := range workspaceModules(repoRoot, root) {
 			r, _ := filepath.Rel(repoRoot, filepath.Join(dir, "go.mod"))
-			if err := checkGoMod(ctx, dir, filepath.ToSlash(r), runner); err != nil {
+			if err := checkGoMod(dir, filepath.ToSlash(r)); err != nil {
 				return p, err
 			}
 			p.Checks = append(p.Checks, goChecks(dir)...)

@@ -3,8 +3,8 @@ package detect
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,28 +13,34 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/chanto-dev/chanto/internal/run"
+	"golang.org/x/mod/modfile"
 )
 
 // goModErrLine matches "/abs/go.mod:4: message" in go's parse errors.
 var goModErrLine = regexp.MustCompile(`go\.mod:(\d+)(?::\d+)?: (.+)`)
 
-// checkGoMod asks go itself to parse go.mod, so a broken module file is
-// reported once, by name and line, instead of as a failed test run.
-func checkGoMod(ctx context.Context, root, rel string, runner *run.Runner) error {
-	res, err := runner.Run(ctx, run.Spec{
-		Args:    []string{"go", "mod", "edit", "-json"},
-		Dir:     root,
-		Purpose: run.Internal,
-	})
+// checkGoMod parses go.mod as the go command does (golang.org/x/mod's
+// strict parser, the one `go mod edit` uses), so a broken module file is
+// reported once, by name and line, instead of as a failed test run. It
+// runs in-process: a hook's stop needs no go process to learn the file
+// parses.
+func checkGoMod(root, rel string) error {
+	name := filepath.Join(root, "go.mod")
+	data, err := os.ReadFile(name)
 	if err != nil {
-		// go itself missing is reported when the check runs.
-		return nil
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // gone meanwhile: go says what it misses when the check runs
+		}
+		return &ManifestError{File: rel, Msg: err.Error()}
 	}
-	if res.ExitCode == 0 {
-		return nil
+	if _, err := modfile.Parse(name, data, nil); err != nil {
+		return goModError(rel, err.Error())
 	}
-	out := string(res.Output)
+	return nil
+}
+
+// goModError turns go's parse error text into a ManifestError.
+func goModError(rel, out string) error {
 	if m := goModErrLine.FindStringSubmatch(out); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &ManifestError{File: rel, Line: line, Msg: strings.TrimSpace(m[2])}
