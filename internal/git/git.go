@@ -243,8 +243,12 @@ func lastMessage(stderr string) string {
 	return strings.TrimPrefix(msg, "error: ")
 }
 
-// Top is the top of the work tree holding dir.
+// Top is the top of the work tree holding dir: found by reading files
+// when Discover is sure of it, else asked of git.
 func Top(ctx context.Context, r *run.Runner, dir string) (string, error) {
+	if repo, ok := Discover(r, dir); ok {
+		return repo.Top, nil
+	}
 	out, err := Output(ctx, r, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", err
