@@ -4,8 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
 )
@@ -67,5 +69,105 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 	}
 	if _, ok := Discover(&run.Runner{BaseEnv: []string{"GIT_DIR=" + filepath.Join(moved, ".git")}}, main); ok {
 		t.Error("GIT_DIR set: Discover answered instead of git")
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// TestReadIndexAgreesWithGit: the entries are ls-files --stage's, and an
+// entry called clean is one git's diff-files finds clean too, with the
+// same blob id; index versions 2, 3 and 4; a split index is left to git.
+func TestReadIndexAgreesWithGit(t *testing.T) {
+	for _, version := range []string{"2", "3", "4"} {
+		dir, _ := filepath.EvalSymlinks(t.TempDir())
+		sh(t, dir, "init", "-q")
+		write := func(name, content string, mode os.FileMode) {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range 20 {
+			write(filepath.Join("pkg", "deep", strings.Repeat("x", i+1)+".go"), "package x\n", 0o644)
+		}
+		write("run.sh", "#!/bin/sh\n", 0o755)
+		write("edited.txt", "one\n", 0o644)
+		write("touched.txt", "same\n", 0o644)
+		write("assumed.txt", "a\n", 0o644)
+		write("skipped.txt", "s\n", 0o644)
+		os.Symlink("run.sh", filepath.Join(dir, "link"))
+		sh(t, dir, "add", "-A")
+		sh(t, dir, "commit", "-qm", "init")
+		write("new.txt", "new\n", 0o644)
+		sh(t, dir, "add", "-N", "new.txt")
+		sh(t, dir, "update-index", "--assume-unchanged", "assumed.txt")
+		sh(t, dir, "update-index", "--skip-worktree", "skipped.txt")
+		sh(t, dir, "update-index", "--index-version", version)
+		write("edited.txt", "two\n", 0o644)
+		write("assumed.txt", "b\n", 0o644)
+		now := time.Now().Add(time.Hour)
+		os.Chtimes(filepath.Join(dir, "touched.txt"), now, now)
+
+		repo, ok := Discover(nil, dir)
+		if !ok {
+			t.Fatal("Discover: not sure")
+		}
+		entries, _, err := ReadIndex(repo, true)
+		if err != nil {
+			t.Fatalf("v%s: %v", version, err)
+		}
+		stage := map[string]string{}
+		for _, rec := range Split0([]byte(gitOut(t, dir, "ls-files", "-z", "--stage"))) {
+			meta, p, _ := strings.Cut(rec, "\t")
+			stage[p] = meta
+		}
+		dirty := map[string]bool{}
+		for _, p := range Split0([]byte(gitOut(t, dir, "diff-files", "-z", "--name-only"))) {
+			dirty[p] = true
+		}
+		if len(entries) != len(stage) {
+			t.Errorf("v%s: %d entries, ls-files has %d", version, len(entries), len(stage))
+		}
+		clean := map[string]bool{}
+		for _, e := range entries {
+			f := strings.Fields(stage[e.Path])
+			if len(f) != 3 || f[1] != e.ID || f[0] != strconv.FormatUint(uint64(e.Mode), 8) {
+				t.Errorf("v%s: %s: entry %o %s, ls-files %q", version, e.Path, e.Mode, e.ID, stage[e.Path])
+			}
+			if e.Clean {
+				clean[e.Path] = true
+				if dirty[e.Path] {
+					t.Errorf("v%s: %s clean here, dirty to git", version, e.Path)
+				}
+			}
+		}
+		for _, p := range []string{"edited.txt", "touched.txt", "assumed.txt", "skipped.txt", "new.txt"} {
+			if clean[p] {
+				t.Errorf("v%s: %s trusted as clean", version, p)
+			}
+		}
+		for _, p := range []string{"run.sh", "link", "pkg/deep/xxx.go"} {
+			if !clean[p] {
+				t.Errorf("v%s: %s not clean", version, p)
+			}
+		}
+	}
+	dir := t.TempDir()
+	sh(t, dir, "init", "-q")
+	os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644)
+	sh(t, dir, "add", "a")
+	sh(t, dir, "update-index", "--split-index")
+	repo, _ := Discover(nil, dir)
+	if _, _, err := ReadIndex(repo, true); err == nil {
+		t.Error("split index read in-process")
 	}
 }

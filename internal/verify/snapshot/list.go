@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/git"
@@ -15,11 +16,20 @@ import (
 type indexEntry struct {
 	blob string
 	mode string
+	// own is set for an entry of the index chanto read itself: the file
+	// is clean only while its stat data is still the one recorded.
+	own *git.IndexEntry
 }
 
 // clean reports whether the file on disk can be trusted to hold the index
 // entry's content: git found it clean, and it is still the same kind of file.
 func (ie indexEntry) clean(fi fs.FileInfo) bool {
+	if o := ie.own; o != nil {
+		st := stampOf(fi)
+		if st.mtime != o.MTime || st.ctime != o.CTime || uint32(st.size) != o.Size || st.size>>32 != 0 || uint32(st.ino) != o.Ino {
+			return false // changed since the index was read
+		}
+	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return ie.mode == "120000"
 	}
@@ -32,6 +42,23 @@ func (ie indexEntry) clean(fi fs.FileInfo) bool {
 // work tree and the object store (see converted): the snapshot holds a
 // file's bytes on disk, never the form git stores.
 func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) {
+	if repo, ok := s.ownIndex(); ok {
+		if entries, _, err := git.ReadIndex(repo, true); err == nil {
+			index := map[string]indexEntry{}
+			for i, e := range entries {
+				if e.Clean {
+					index[e.Path] = indexEntry{blob: e.ID, mode: strconv.FormatUint(uint64(e.Mode), 8), own: &entries[i]}
+				}
+			}
+			index, err := s.dropConverted(ctx, index)
+			var ge *git.Error
+			var nf *run.NotFoundError
+			if errors.As(err, &ge) || errors.As(err, &nf) {
+				return nil, errNotGit
+			}
+			return index, err
+		}
+	}
 	out, err := s.git0(ctx, "ls-files", "-z", "--cached", "--stage")
 	if err != nil {
 		return nil, err
@@ -54,6 +81,11 @@ func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) 
 		}
 		index[path] = indexEntry{blob: fields[1], mode: fields[0]}
 	}
+	return s.dropConverted(ctx, index)
+}
+
+// dropConverted leaves out the files git converts on checkout.
+func (s *Snapshot) dropConverted(ctx context.Context, index map[string]indexEntry) (map[string]indexEntry, error) {
 	conv, err := s.converted(ctx, index)
 	if err != nil {
 		return nil, err
@@ -113,10 +145,45 @@ func (s *Snapshot) hasAttributes(index map[string]indexEntry) bool {
 	return git.HasAttributeFiles(s.root)
 }
 
+// ownIndex is the repository whose index chanto reads itself (no git
+// call): the snapshot's root is the top of a work tree Discover is sure
+// of. Reading it is git's own stat test (git.ReadIndex); anything it does
+// not read fully (a split or sparse index) is left to git.
+func (s *Snapshot) ownIndex() (git.Repo, bool) {
+	repo, ok := git.Discover(s.runner, s.root)
+	if !ok || repo.Top != s.physicalRoot() {
+		return git.Repo{}, false
+	}
+	return repo, true
+}
+
+func (s *Snapshot) physicalRoot() string {
+	if real, err := filepath.EvalSymlinks(s.root); err == nil {
+		return real
+	}
+	return s.root
+}
+
 // list returns the files of the tree: tracked and untracked-not-ignored in
-// git, everything but .git and node_modules elsewhere.
+// git, everything but .git and node_modules elsewhere. The tracked ones
+// come from the index read in-process when ownIndex allows, the others
+// from one git call.
 func (s *Snapshot) list(ctx context.Context) ([]string, error) {
 	if s.git {
+		if repo, ok := s.ownIndex(); ok {
+			if entries, unmerged, err := git.ReadIndex(repo, false); err == nil {
+				out, err := s.git0(ctx, "ls-files", "-z", "--others", "--exclude-standard")
+				if err != nil {
+					return nil, err
+				}
+				paths := make([]string, 0, len(entries)+len(unmerged))
+				for _, e := range entries {
+					paths = append(paths, e.Path)
+				}
+				paths = append(paths, unmerged...)
+				return append(paths, git.Split0(out)...), nil
+			}
+		}
 		out, err := s.git0(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate")
 		if err != nil {
 			return nil, err

@@ -109,6 +109,12 @@ func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
 	index, err := s.gitIndex(ctx)
 	s.git = err == nil
 	paths, err := s.list(ctx)
+	if errors.Is(err, errNotGit) && s.git {
+		// The index was read in-process, but git refuses the tree (or is
+		// missing): a plain folder, as when git's own index read fails.
+		s.git, index = false, nil
+		paths, err = s.list(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
