@@ -72,8 +72,15 @@ func runHook(ctx context.Context, a hookgate.Agent, budget time.Duration, std *s
 	if err != nil {
 		return err
 	}
-	dir := payloadDir(input)
 	recoverPutbacks(std)
+	if hookgate.Passes(a, input) {
+		// Nothing is checked at this event: no configuration, runner or
+		// sandbox probe is needed to answer it.
+		out, _ := hookgate.Handle(ctx, hookgate.Options{Agent: a, Budget: budget}, input)
+		fmt.Fprintln(std.out, string(out))
+		return nil
+	}
+	dir := payloadDir(input)
 	opts, err := hookOptions(a, dir, std)
 	if err != nil {
 		// The configuration is broken: say so where the user looks, and

@@ -93,6 +93,19 @@ func Handle(ctx context.Context, opts Options, input []byte) (out []byte, warn s
 	return encode(a), ""
 }
 
+// Passes reports whether input is an event the gate does nothing at (one
+// it ignores, a subagent's stop), so the caller may hand it to Handle with
+// no configuration loaded and no runner prepared (no sandbox probe). A
+// payload that does not parse does not pass: Handle says what is wrong.
+func Passes(a Agent, input []byte) bool {
+	p, err := parsePayload(input)
+	if err != nil {
+		return false
+	}
+	m := a.moment(p.Event)
+	return m == ignored || m == subagentStop
+}
+
 // failed is the answer to an event chanto could not handle: at a stop the
 // user is told it is not verified; elsewhere nothing is said to the model.
 func failed(a Agent, m moment, why string) answer {
