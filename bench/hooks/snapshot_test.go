@@ -17,7 +17,7 @@ func BenchmarkTakeAndSave10k(b *testing.B) {
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {
-		s, err := snapshot.Take(ctx, &run.Runner{}, root)
+		s, err := snapshot.TakeToSave(ctx, &run.Runner{}, root)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -19,17 +19,29 @@ type IndexEntry struct {
 	// Mode is git's: 100644, 100755, 120000 or 160000 (a submodule).
 	Mode uint32
 	ID   string // blob id, hex
-	// Clean is set when the file on disk may be trusted to hold ID: its
-	// lstat data is the recorded one, the entry is not racy (written in
-	// the same instant as the index), and no flag tells git to skip the
-	// check (assume-unchanged, skip-worktree, intent-to-add). That is
-	// git's own stat test, made stricter; a file that fails it is hashed
-	// by the caller, never trusted.
-	Clean bool
-	// The recorded stat data (nanoseconds; size and inode as git keeps
-	// them, the low 32 bits), for a caller that stats the file again.
-	MTime, CTime int64
-	Size, Ino    uint32
+	// Checkable is set when the stat data may vouch for the content: the
+	// entry is not racy (written in the same instant as the index or
+	// later), and no flag tells git to skip the check (assume-unchanged,
+	// skip-worktree, intent-to-add).
+	Checkable bool
+	// The recorded stat data (nanoseconds; the rest as git keeps them,
+	// the low 32 bits).
+	MTime, CTime             int64
+	Dev, Ino, UID, GID, Size uint32
+}
+
+// CleanFor reports whether the file whose lstat is fi may be trusted to
+// hold ID: git's own stat test made stricter (exact nanoseconds, inode,
+// device, owner, size and mode), on a checkable entry. A file that fails
+// it is hashed by the caller, never trusted.
+func (e IndexEntry) CleanFor(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !e.Checkable || !ok {
+		return false
+	}
+	return st.Ctim.Sec*1e9+st.Ctim.Nsec == e.CTime && st.Mtim.Sec*1e9+st.Mtim.Nsec == e.MTime &&
+		uint32(st.Dev) == e.Dev && uint32(st.Ino) == e.Ino && modeOfStat(st.Mode) == e.Mode && st.Uid == e.UID && st.Gid == e.GID &&
+		uint32(st.Size) == e.Size && uint64(st.Size) == uint64(e.Size)
 }
 
 // errIndexUnknown marks an index this reader does not understand fully
@@ -37,12 +49,11 @@ type IndexEntry struct {
 // caller asks git instead.
 var errIndexUnknown = errors.New("index form not read in-process")
 
-// ReadIndex reads the index of the repository Discover found and, with
-// stat, checks each entry's stat data against the file in repo.Top. Paths are
+// ReadIndex reads the index of the repository Discover found. Paths are
 // slash-separated and relative to the top, in index order (sorted);
 // unmerged entries are left out of the list (ls-files lists them once: the
 // caller sees them as dirty through Unmerged). An error means: ask git.
-func ReadIndex(repo Repo, stat bool) (entries []IndexEntry, unmerged []string, err error) {
+func ReadIndex(repo Repo) (entries []IndexEntry, unmerged []string, err error) {
 	path := filepath.Join(repo.GitDir, "index")
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -125,16 +136,9 @@ func ReadIndex(repo Repo, stat bool) (entries []IndexEntry, unmerged []string, e
 			}
 			continue
 		}
-		e := IndexEntry{Path: p, Mode: mode, ID: id, MTime: mtime, CTime: ctime, Size: size, Ino: ino}
 		const assumeValid, skipWorktree, intentToAdd = 0x8000, 0x4000, 0x2000
-		if stat && flags&assumeValid == 0 && ext&(skipWorktree|intentToAdd) == 0 && mtime < indexMtime {
-			var st syscall.Stat_t
-			if syscall.Lstat(filepath.Join(repo.Top, filepath.FromSlash(p)), &st) == nil {
-				e.Clean = st.Ctim.Sec*1e9+st.Ctim.Nsec == ctime && st.Mtim.Sec*1e9+st.Mtim.Nsec == mtime &&
-					uint32(st.Dev) == dev && uint32(st.Ino) == ino && modeOfStat(st.Mode) == mode && st.Uid == uid && st.Gid == gid &&
-					uint32(st.Size) == size && uint64(st.Size) == uint64(size)
-			}
-		}
+		e := IndexEntry{Path: p, Mode: mode, ID: id, MTime: mtime, CTime: ctime, Dev: dev, Ino: ino, UID: uid, GID: gid, Size: size,
+			Checkable: flags&assumeValid == 0 && ext&(skipWorktree|intentToAdd) == 0 && mtime < indexMtime}
 		entries = append(entries, e)
 	}
 	// Extensions: the ones that change what the entries mean stop us.

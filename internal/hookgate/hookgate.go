@@ -189,7 +189,7 @@ func (c *call) startTurn(ctx context.Context, atSessionStart bool) answer {
 	c.st.Turn = t
 	snapDir := filepath.Join(c.dir, "turn")
 	os.RemoveAll(snapDir)
-	snap, err := snapshot.Take(ctx, c.opts.Runner, root)
+	snap, err := snapshot.TakeToSave(ctx, c.opts.Runner, root)
 	if err == nil {
 		err = snap.Save(snapDir)
 		snap.Close()

@@ -17,18 +17,15 @@ type indexEntry struct {
 	blob string
 	mode string
 	// own is set for an entry of the index chanto read itself: the file
-	// is clean only while its stat data is still the one recorded.
+	// is clean only when its lstat is the one the index recorded.
 	own *git.IndexEntry
 }
 
 // clean reports whether the file on disk can be trusted to hold the index
 // entry's content: git found it clean, and it is still the same kind of file.
 func (ie indexEntry) clean(fi fs.FileInfo) bool {
-	if o := ie.own; o != nil {
-		st := stampOf(fi)
-		if st.mtime != o.MTime || st.ctime != o.CTime || uint32(st.size) != o.Size || st.size>>32 != 0 || uint32(st.ino) != o.Ino {
-			return false // changed since the index was read
-		}
+	if ie.own != nil && !ie.own.CleanFor(fi) {
+		return false
 	}
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return ie.mode == "120000"
@@ -43,10 +40,12 @@ func (ie indexEntry) clean(fi fs.FileInfo) bool {
 // file's bytes on disk, never the form git stores.
 func (s *Snapshot) gitIndex(ctx context.Context) (map[string]indexEntry, error) {
 	if repo, ok := s.ownIndex(); ok {
-		if entries, _, err := git.ReadIndex(repo, true); err == nil {
+		if entries, _, err := git.ReadIndex(repo); err == nil {
+			// Each entry's stat data is checked against the lstat Take
+			// makes of every file anyway (indexEntry.clean).
 			index := map[string]indexEntry{}
 			for i, e := range entries {
-				if e.Clean {
+				if e.Checkable {
 					index[e.Path] = indexEntry{blob: e.ID, mode: strconv.FormatUint(uint64(e.Mode), 8), own: &entries[i]}
 				}
 			}
@@ -171,7 +170,7 @@ func (s *Snapshot) physicalRoot() string {
 func (s *Snapshot) list(ctx context.Context) ([]string, error) {
 	if s.git {
 		if repo, ok := s.ownIndex(); ok {
-			if entries, unmerged, err := git.ReadIndex(repo, false); err == nil {
+			if entries, unmerged, err := git.ReadIndex(repo); err == nil {
 				out, err := s.git0(ctx, "ls-files", "-z", "--others", "--exclude-standard")
 				if err != nil {
 					return nil, err

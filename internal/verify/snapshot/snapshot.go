@@ -101,6 +101,16 @@ func (c Change) Empty() bool { return len(c.Modified)+len(c.Added)+len(c.Deleted
 // folder that is not a git repository every file is, except .git and
 // node_modules folders.
 func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
+	return take(ctx, r, root, true)
+}
+
+// TakeToSave is Take for a process that saves the snapshot and exits
+// (another agent's hook): no watcher is started, as none would outlive it.
+func TakeToSave(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
+	return take(ctx, r, root, false)
+}
+
+func take(ctx context.Context, r *run.Runner, root string, watch bool) (*Snapshot, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -139,7 +149,9 @@ func Take(ctx context.Context, r *run.Runner, root string) (*Snapshot, error) {
 		}
 		s.base[p] = e
 	}
-	s.watch(paths)
+	if watch {
+		s.watch(paths)
+	}
 	return s, nil
 }
 
