@@ -60,7 +60,7 @@ func writeResponses(w http.ResponseWriter, rep reply) {
 	}
 	for k, c := range rep.Calls {
 		args, _ := json.Marshal(c.Input)
-		id := fmt.Sprintf("call_%d_%d", seq, k)
+		id := fmt.Sprintf("call_%d_%d", toolIDs.Add(1), k)
 		item := map[string]any{"id": "fc_" + id, "type": "function_call", "status": "completed", "arguments": string(args), "call_id": id, "name": c.Name}
 		ev("response.output_item.added", map[string]any{"output_index": idx, "item": item})
 		ev("response.output_item.done", map[string]any{"output_index": idx, "item": item})
