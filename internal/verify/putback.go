@@ -20,6 +20,25 @@ import (
 // failures are new for certain.
 const noBaseNote = "the project did not exist at the base"
 
+// unchangedKind is the baseline kind of a check that failed with nothing
+// changed: the tree is the base, so what fails now failed at the base, and
+// nothing runs to find that out.
+const unchangedKind = "unchanged"
+
+// unchangedBase classifies the failures of a check when nothing changed:
+// all of them are already failing (a baseline would run the same tree), so
+// a red go vet at HEAD does not keep the tests from running on a clean
+// checkout.
+func (e *engine) unchangedBase(last *CheckRun) (newF, oldF []Failure, err error) {
+	last.Baseline = &BaselineRun{Kind: unchangedKind, Failures: []Failure{}, Tests: -1, Note: "nothing changed, so the tree is the base"}
+	oldF = last.Failures
+	if len(oldF) == 0 {
+		oldF = []Failure{{ID: last.Command}}
+	}
+	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: unchangedKind, Command: last.Command, AlreadyFailing: nonNil(ids(oldF)), Note: last.Baseline.Note}})
+	return []Failure{}, oldF, nil
+}
+
 // classify splits a failing check's failures into new and already
 // failing. When a check failed with named failures or a plain non-zero exit,
 // the same command runs once more with the changed files put back to their
@@ -35,8 +54,11 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 		last.Baseline = &BaselineRun{Kind: "copy", Ran: b.Ran, Failures: []Failure{}, Note: b.Note}
 		return pick(last.Failures, newIDs), pick(last.Failures, oldIDs), nil
 	}
-	if e.opts.NoBaseline || e.src == nil || len(e.cs.Changed) == 0 || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
+	if e.opts.NoBaseline || e.src == nil || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
 		return last.Failures, nil, nil
+	}
+	if len(e.cs.Changed) == 0 {
+		return e.unchangedBase(last)
 	}
 	kind := "putback"
 	if e.useCopy(last) {

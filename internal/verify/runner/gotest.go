@@ -176,6 +176,7 @@ type goJSON struct {
 	ran      int
 	text     *run.Capped
 	failText bytes.Buffer
+	goErrs   goErrors
 }
 
 type goEvent struct {
@@ -207,6 +208,7 @@ func (g *goJSON) Stdout() io.Writer {
 func (g *goJSON) line(b []byte) {
 	var ev goEvent
 	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &ev) != nil {
+		g.goErrs.line(string(b))
 		g.text.Write(append(b, '\n'))
 		return
 	}
@@ -311,6 +313,11 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 			name += " [build failed]"
 		}
 		o.Failures = append(o.Failures, Failure{ID: name, Name: name})
+	}
+	if len(o.Failures) == 0 && res.ExitCode != 0 {
+		// The go command stopped before building anything (a go.sum
+		// without an entry the build needs): name its error.
+		o.Failures = g.goErrs.list
 	}
 	// Tests finish in parallel: sort so runs read the same.
 	sort.SliceStable(o.Failures, func(i, j int) bool { return o.Failures[i].ID < o.Failures[j].ID })

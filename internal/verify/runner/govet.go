@@ -2,6 +2,8 @@ package runner
 
 import (
 	"path"
+
+	"github.com/chanto-dev/chanto/internal/run"
 	"regexp"
 	"strings"
 )
@@ -33,7 +35,30 @@ func (goVet) NarrowTargets(_ string, args, targets []string) ([]string, bool) {
 	return replacePattern(args, "./...", targets), true
 }
 
-func (goVet) Collector(string, string) Collector { return &lineParser{parse: parseVet} }
+func (goVet) Collector(string, string) Collector {
+	var ge goErrors
+	l := &lineParser{}
+	l.parse = func(line string, o *Outcome) {
+		parseVet(line, o)
+		ge.line(line)
+	}
+	return &goVetCollector{lineParser: l, errs: &ge}
+}
+
+// goVetCollector names the go command's own errors when vet named no
+// finding: go stopped before vetting anything.
+type goVetCollector struct {
+	*lineParser
+	errs *goErrors
+}
+
+func (g *goVetCollector) Finish(res run.Result) Outcome {
+	o := g.lineParser.Finish(res)
+	if len(o.Failures) == 0 && res.ExitCode != 0 {
+		o.Failures = g.errs.list
+	}
+	return o
+}
 
 // NoTests is a module without a single package.
 func (g goVet) NoTests(exit, tests int, output string) bool {
