@@ -39,6 +39,7 @@ func goCollects(p string) (bool, string) {
 type pyRules struct {
 	dir        string
 	files      []string // python_files globs
+	names      pyNaming // python_classes, python_functions
 	testpaths  []string
 	norecurse  []string
 	configured bool
@@ -86,6 +87,7 @@ func (d *Detector) loadPy(dir string) *pyRules {
 		r.files = strings.Fields(kv["python_files"])
 		r.testpaths = strings.Fields(kv["testpaths"])
 		r.norecurse = strings.Fields(kv["norecursedirs"])
+		r.names = pyNaming{classes: strings.Fields(kv["python_classes"]), functions: strings.Fields(kv["python_functions"])}
 		return r
 	}
 	return nil

@@ -2,6 +2,7 @@ package protect
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -202,6 +203,13 @@ func newDetectorPair(base, cur Source) *detectorPair {
 }
 
 func (d *detectorPair) isTestFile(p string) bool { return d.base.IsTestFile(p) || d.cur.IsTestFile(p) }
+
+// pyNames are the test class and function names pytest collects in p, by
+// the configuration of either tree.
+func (d *detectorPair) pyNames(p string) *pyNaming {
+	b, c := d.base.pyRulesFor(p).names, d.cur.pyRulesFor(p).names
+	return &pyNaming{classes: append(slices.Clone(b.classes), c.classes...), functions: append(slices.Clone(b.functions), c.functions...)}
+}
 
 // candidate reports whether p may hold tests and must be analyzed.
 func (d *detectorPair) candidate(p string) bool {

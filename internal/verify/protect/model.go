@@ -147,32 +147,36 @@ func grammarOf(lang string) string { return lang }
 
 // analyze builds the model of one whole file; it never fails: a file that
 // does not parse gets parseErr set.
-func analyze(lang, p string, src []byte) *fileModel {
+func analyze(lang, p string, src []byte) *fileModel { return analyzeNamed(lang, p, src, nil) }
+
+// analyzeNamed is analyze with the test names pytest collects (nil for its
+// defaults).
+func analyzeNamed(lang, p string, src []byte, names *pyNaming) *fileModel {
 	src = normalizeNewlines(src)
 	var pt parsed
 	if lang != "go" && grammars[lang] != nil {
 		pt.root, pt.bad = parseTS(grammarOf(lang), src)
 	}
-	return build(lang, p, src, pt, whole)
+	return build(lang, p, src, pt, whole, names)
 }
 
 // analyzePair builds the models of both sides of a changed file, analyzing
 // in depth only what touches the change.
-func analyzePair(lang, p string, b, a []byte) (*fileModel, *fileModel) {
+func analyzePair(lang, p string, b, a []byte, names *pyNaming) (*fileModel, *fileModel) {
 	b, a = normalizeNewlines(b), normalizeNewlines(a)
 	lo, bhi, ahi := changedSpan(b, a)
 	if lang == "go" {
-		return build(lang, p, b, parsed{}, span{lo, bhi}), build(lang, p, a, parsed{}, span{lo, ahi})
+		return build(lang, p, b, parsed{}, span{lo, bhi}, nil), build(lang, p, a, parsed{}, span{lo, ahi}, nil)
 	}
 	pb, pa := parsePair(grammarOf(lang), b, a, false)
-	bm, am := build(lang, p, b, pb, span{lo, bhi}), build(lang, p, a, pa, span{lo, ahi})
+	bm, am := build(lang, p, b, pb, span{lo, bhi}, names), build(lang, p, a, pa, span{lo, ahi}, names)
 	if confined(bm, am, lo, bhi, ahi) {
 		return bm, am
 	}
 	// The change reaches beyond one test (a class renamed, a test
 	// deleted, module-level code): analyze both files whole.
 	pb, pa = parsePair(grammarOf(lang), b, a, true)
-	return build(lang, p, b, pb, whole), build(lang, p, a, pa, whole)
+	return build(lang, p, b, pb, whole, names), build(lang, p, a, pa, whole, names)
 }
 
 // confined reports whether the change lies inside one test or helper that
@@ -196,13 +200,13 @@ func confined(bm, am *fileModel, lo, bhi, ahi int) bool {
 	return b != "" && b == inside(am, ahi)
 }
 
-func build(lang, p string, src []byte, pt parsed, sp span) *fileModel {
+func build(lang, p string, src []byte, pt parsed, sp span, names *pyNaming) *fileModel {
 	var m *fileModel
 	switch lang {
 	case "go":
 		m = analyzeGo(p, src, sp)
 	case "python":
-		m = analyzePython(src, pt)
+		m = analyzePython(src, pt, names)
 	case "javascript", "typescript", "tsx":
 		m = analyzeJS(src, pt)
 	case "rust":

@@ -92,7 +92,7 @@ func (c *comparer) wholeModel(src Source, p string) (m *fileModel) {
 	if err != nil || !ok || isBinary(b) {
 		return nil
 	}
-	m = analyze(langOf(p), p, b)
+	m = analyzeNamed(langOf(p), p, b, c.pyNames(p))
 	if m != nil {
 		m.path = p
 	}

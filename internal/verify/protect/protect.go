@@ -241,14 +241,15 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 	if isBinary(b) || isBinary(a) {
 		return out, nil
 	}
+	names := c.pyNames(p)
 	var bm, am *fileModel
 	switch {
 	case inBase && inCur:
-		bm, am = analyzePair(lang, p, b, a)
+		bm, am = analyzePair(lang, p, b, a, names)
 	case inBase:
-		bm = analyze(lang, p, b)
+		bm = analyzeNamed(lang, p, b, names)
 	default:
-		am = analyze(lang, p, a)
+		am = analyzeNamed(lang, p, a, names)
 	}
 	isTest := c.det.isTestFile(p) || (bm != nil && len(bm.tests) > 0)
 	if !isTest && (am == nil || len(am.tests) == 0) {
@@ -271,6 +272,14 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 		out = append(out, envChecks(p, lang, b, a)...)
 	}
 	return out, nil
+}
+
+// pyNames are the test names pytest collects in p; nil for other languages.
+func (c *comparer) pyNames(p string) *pyNaming {
+	if langOf(p) != "python" {
+		return nil
+	}
+	return c.det.pyNames(p)
 }
 
 // dropMoves removes test_file_deleted reports for files whose tests all
@@ -304,7 +313,7 @@ func (c *comparer) movedIntact(p string) (ok bool) {
 	if !ok {
 		return false
 	}
-	bm := analyze(langOf(p), p, b)
+	bm := analyzeNamed(langOf(p), p, b, c.pyNames(p))
 	if bm == nil || len(bm.tests) == 0 || bm.parseErr {
 		return false
 	}

@@ -1,18 +1,20 @@
 package protect
 
 import (
+	"path"
 	"strings"
 )
 
 // pyAnalyzer extracts pytest and unittest tests with tree-sitter-python.
 type pyAnalyzer struct {
+	names  *pyNaming
 	helper bool
 	src    []byte
 	tk     *tokenizer
 	m      *fileModel
 }
 
-func analyzePython(src []byte, pt parsed) *fileModel {
+func analyzePython(src []byte, pt parsed, names *pyNaming) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	root, bad := pt.root, pt.bad
 	if root == nil || bad {
@@ -24,7 +26,10 @@ func analyzePython(src []byte, pt parsed) *fileModel {
 			return m
 		}
 	}
-	a := &pyAnalyzer{src: src, m: m, tk: &tokenizer{src: src, unifyQuotes: true}}
+	if names == nil {
+		names = &pyNaming{}
+	}
+	a := &pyAnalyzer{src: src, m: m, names: names, tk: &tokenizer{src: src, unifyQuotes: true}}
 	m.shallow = len(src) > MaxDeepSize
 	root.walk(func(n *node) bool {
 		if n.kind == "comment" {
@@ -104,7 +109,7 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 		}
 		switch def.kind {
 		case "class_definition":
-			if !hasPrefix(name, "Test") && !a.isTestCase(def) {
+			if !a.names.class(name) && !a.isTestCase(def) {
 				continue
 			}
 			own := a.decoMarkers(decos)
@@ -122,7 +127,7 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 			}
 			a.block(body, prefix+name+"::", append(append([]marker{}, inherited...), own...), true)
 		case "function_definition":
-			if !hasPrefix(name, "test") || (prefix != "" && !inTestClass) {
+			if !a.names.function(name) || (prefix != "" && !inTestClass) {
 				if prefix == "" {
 					if body := def.child("body"); body != nil {
 						a.m.helpers[name] = strings.Join(a.stmts(body), "\n")
@@ -141,6 +146,37 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 }
 
 func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
+
+// pyNaming is pytest's python_classes and python_functions of the file's
+// configuration. pytest's own defaults (Test, test) always count as well,
+// and so do unittest's TestCase classes, so a setting protection misreads
+// can only make it guard more (mako's python_classes = ["*Test", "Test*"]
+// named every one of its test classes, and none of them was guarded).
+type pyNaming struct{ classes, functions []string }
+
+func (n *pyNaming) class(name string) bool {
+	return hasPrefix(name, "Test") || pyNameMatches(n.classes, name)
+}
+
+func (n *pyNaming) function(name string) bool {
+	return hasPrefix(name, "test") || pyNameMatches(n.functions, name)
+}
+
+// pyNameMatches is pytest's rule for those settings: each entry is a
+// prefix, or a glob when it holds *, ? or [.
+func pyNameMatches(opts []string, name string) bool {
+	for _, o := range opts {
+		if hasPrefix(name, o) {
+			return true
+		}
+		if strings.ContainsAny(o, "*?[") {
+			if m, err := path.Match(o, name); err == nil && m {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func (a *pyAnalyzer) isTestCase(def *node) bool {
 	sup := def.child("superclasses")

@@ -128,3 +128,40 @@ func TestPythonLargeFileStructuralEdits(t *testing.T) {
 		{"comment in middle", "tests/test_big.py", base, sub(base, "        value = compute(7)\n", "        # seven\n        value = compute(7)\n"), ""},
 	})
 }
+
+// pytest's python_classes and python_functions name the tests too: mako
+// sets python_classes = ["*Test", "Test*"] and names every test class
+// UtilTest, LexerTest…; none of them was guarded, so an assertion removed
+// from one verified.
+func TestPythonConfiguredNames(t *testing.T) {
+	const cfg = "[tool.pytest.ini_options]\npython_files = [\"test/*test_*.py\"]\npython_classes = [\"*Test\", \"Test*\"]\npython_functions = [\"check_*\"]\n"
+	const src = "from m import eq_\n\n\nclass UtilTest:\n    def test_write(self):\n        eq_(1, 1)\n        assert 2 == 2\n\n\ndef check_sum():\n    assert sum([1]) == 1\n"
+	cases := []struct {
+		name, cur string
+		want      Kind
+	}{
+		{"assertion removed in a *Test class", sub(src, "        assert 2 == 2\n", ""), AssertionRemoved},
+		{"body changed in a *Test class", sub(src, "eq_(1, 1)", "pass"), BodyChanged},
+		{"python_functions test removed", sub(src, "def check_sum():\n    assert sum([1]) == 1\n", ""), TestRemoved},
+		{"honest: a new test", src + "\n\ndef check_len():\n    assert len([1]) == 1\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := mapSource{"pyproject.toml": cfg, "test/test_util.py": src}
+			cur := mapSource{"pyproject.toml": cfg, "test/test_util.py": c.cur}
+			vs, err := Compare(base, cur, []string{"test/test_util.py"}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			found := false
+			for _, v := range vs {
+				got = append(got, v.String())
+				found = found || v.Kind == c.want
+			}
+			if c.want == "" && len(vs) > 0 || c.want != "" && !found {
+				t.Fatalf("want %q, got:\n%s", c.want, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
