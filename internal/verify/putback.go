@@ -25,10 +25,10 @@ const noBaseNote = "the project did not exist at the base"
 // nothing runs to find that out.
 const unchangedKind = "unchanged"
 
-// unchangedBase classifies the failures of a check when nothing changed:
-// all of them are already failing (a baseline would run the same tree), so
-// a red go vet at HEAD does not keep the tests from running on a clean
-// checkout.
+// unchangedBase classifies the failures of a check when nothing changed
+// against a git base (chanto verify on a clean checkout): all of them are
+// already failing (a baseline would run the same tree), so a red go vet at
+// HEAD does not keep the tests from running.
 func (e *engine) unchangedBase(last *CheckRun) (newF, oldF []Failure, err error) {
 	last.Baseline = &BaselineRun{Kind: unchangedKind, Failures: []Failure{}, Tests: -1, Note: "nothing changed, so the tree is the base"}
 	oldF = last.Failures
@@ -57,8 +57,13 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 	if e.opts.NoBaseline || e.src == nil || e.cs.Unknown || (e.cs.Base == "" && e.opts.BaseSource == nil) {
 		return last.Failures, nil, nil
 	}
-	if len(e.cs.Changed) == 0 {
+	if len(e.cs.Changed) == 0 && e.opts.BaseSource == nil {
 		return e.unchangedBase(last)
+	}
+	if len(e.cs.Changed) == 0 {
+		// An agent turn that changed nothing: its failures go back to
+		// the model as failures ("done" without doing the work).
+		return last.Failures, nil, nil
 	}
 	kind := "putback"
 	if e.useCopy(last) {
