@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -33,7 +34,7 @@ func (p *pyProject) testFiles(unittest bool) []string {
 		}
 		base := path.Base(f)
 		for _, pat := range patterns {
-			if ok, _ := path.Match(pat, base); ok && base != "conftest.py" {
+			if pyFilesMatch(pat, f) && base != "conftest.py" {
 				out = append(out, f)
 				break
 			}
@@ -50,6 +51,48 @@ func (p *pyProject) testFiles(unittest bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// pyFilesMatch is pytest's match of a python_files pattern with the file
+// f (relative to the rootdir): against the base name, or, when the pattern
+// holds a slash, against the whole path with fnmatch, whose * crosses
+// folders ("test/*test_*.py" matches test/ext/test_b.py).
+func pyFilesMatch(pat, f string) bool {
+	if !strings.Contains(pat, "/") {
+		ok, _ := path.Match(pat, path.Base(f))
+		return ok
+	}
+	re, err := regexp.Compile(`^(?:.*/)?` + fnmatchRegexp(strings.TrimPrefix(pat, "./")) + `$`)
+	return err == nil && re.MatchString(f)
+}
+
+// fnmatchRegexp translates a Python fnmatch pattern: * and ? match any
+// character, / included; [...] is a set ([!...] negated).
+func fnmatchRegexp(pat string) string {
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; c {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			j := strings.IndexByte(pat[i+1:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			set := pat[i+1 : i+1+j]
+			if strings.HasPrefix(set, "!") {
+				set = "^" + set[1:]
+			}
+			b.WriteString("[" + strings.ReplaceAll(set, `\`, `\\`) + "]")
+			i += j + 1
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return b.String()
 }
 
 func (p *pyProject) underTestPaths(f string, unittest bool) bool {

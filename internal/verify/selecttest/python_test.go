@@ -388,3 +388,28 @@ func TestPythonDocstringImports(t *testing.T) {
 	wantNarrow(t, mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"lib/core.py"}}),
 		sysPython+" -m pytest tests/test_core.py")
 }
+
+// A python_files glob with a slash matches the whole path, as pytest's
+// fnmatch does (its * crosses folders): mako's "test/*test_*.py" collects
+// test/test_ast.py and test/ext/test_babelplugin.py alike, and matched no
+// file at all when matched against base names.
+func TestPythonFilesGlobWithSlash(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":        "[tool.pytest.ini_options]\npython_files = [\"test/*test_*.py\"]\n",
+		"pkg/__init__.py":       "",
+		"pkg/a.py":              "X = 1\n",
+		"pkg/b.py":              "Y = 2\n",
+		"test/__init__.py":      "",
+		"test/test_a.py":        "from pkg.a import X\n\n\ndef test_a():\n    assert X == 1\n",
+		"test/ext/__init__.py":  "",
+		"test/ext/test_b.py":    "from pkg.b import Y\n\n\ndef test_b():\n    assert Y == 2\n",
+		"test/helper_test_x.py": "",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("test/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/b.py"}})
+	wantNarrow(t, sel, sysPython+" -m pytest test/ext/test_b.py")
+}
