@@ -319,7 +319,17 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		// without an entry the build needs): name its error.
 		o.Failures = g.goErrs.list
 	}
-	// Tests finish in parallel: sort so runs read the same.
-	sort.SliceStable(o.Failures, func(i, j int) bool { return o.Failures[i].ID < o.Failures[j].ID })
+	// Tests finish in parallel: sort so runs read the same. Tests that
+	// only died with their binary come after the ones that failed, so the
+	// evidence names the test that broke first (on uber-go/zap a panic in
+	// one test was listed after four parallel tests it took down).
+	dnf := func(f Failure) bool { return strings.HasSuffix(f.Name, " (did not finish: its test binary died)") }
+	sort.SliceStable(o.Failures, func(i, j int) bool {
+		a, b := o.Failures[i], o.Failures[j]
+		if dnf(a) != dnf(b) {
+			return !dnf(a)
+		}
+		return a.ID < b.ID
+	})
 	return o
 }
