@@ -22,16 +22,57 @@ const maxNamedViolations = 3
 
 // TrimOutput keeps the useful part of long check output within
 // MaxFailureOutput bytes: a quarter from the head (the first failures),
-// the rest from the tail, where runners summarize. It never cuts inside a
-// UTF-8 character.
+// the rest from the tail, where runners summarize. Sections that hold no
+// failure (pytest's warnings summary) go first, so the tail is the
+// failures and not the warnings. It never cuts inside a UTF-8 character.
 func TrimOutput(s string) string {
 	s = strings.TrimSpace(s)
+	if len(s) <= MaxFailureOutput {
+		return s
+	}
+	s = dropPytestWarnings(s)
 	if len(s) <= MaxFailureOutput {
 		return s
 	}
 	head := safetext.Head(s, MaxFailureOutput/4)
 	tail := safetext.Tail(s, 3*MaxFailureOutput/4)
 	return head + "\n… [output trimmed] …\n" + tail
+}
+
+// dropPytestWarnings replaces the body of pytest's "warnings summary"
+// section, which runs from its ===== header to the next one, with one
+// line saying how much was left out.
+func dropPytestWarnings(s string) string {
+	lines := strings.Split(s, "\n")
+	start := -1
+	for i, l := range lines {
+		if pytestSection(l) == "warnings summary" {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return s
+	}
+	end := len(lines)
+	for i := start + 1; i < len(lines); i++ {
+		if pytestSection(lines[i]) != "" {
+			end = i
+			break
+		}
+	}
+	kept := append(lines[:start+1:start+1], fmt.Sprintf("… [%d lines of warnings left out] …", end-start-1))
+	return strings.Join(append(kept, lines[end:]...), "\n")
+}
+
+// pytestSection is the title of a pytest section header line such as
+// "=========== warnings summary ===========", or "".
+func pytestSection(line string) string {
+	t := strings.TrimSpace(line)
+	if len(t) < 8 || !strings.HasPrefix(t, "===") || !strings.HasSuffix(t, "===") {
+		return ""
+	}
+	return strings.TrimSpace(strings.Trim(t, "="))
 }
 
 // FailureDetails lists each check of a not-verified report that did not

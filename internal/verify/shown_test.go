@@ -51,3 +51,29 @@ func TestFailureDetailsOnlyWhenNotVerified(t *testing.T) {
 		t.Errorf("verified report has details: %+v", got)
 	}
 }
+
+// pytest prints its warnings summary after the failures and before the
+// short summary: left in, a long one pushes the failing assertion out of
+// the kept tail.
+func TestTrimOutputLeavesOutPytestWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("============================= test session starts ==============================\n")
+	b.WriteString("=================================== FAILURES ===================================\n")
+	b.WriteString("____________________________ test_should_bump_patch _____________________________\n")
+	b.WriteString(">       assert v.bump_patch() == '3.4.7'\nE       AssertionError: assert '3.4.6' == '3.4.7'\n")
+	b.WriteString("=============================== warnings summary ===============================\n")
+	for i := 0; i < 800; i++ {
+		b.WriteString("tests/test_semver.py::test_x\n  /usr/lib/python3/dist-packages/x.py:12: DeprecationWarning: old\n")
+	}
+	b.WriteString("=========================== short test summary info ============================\n")
+	b.WriteString("FAILED tests/test_bump.py::test_should_bump_patch - AssertionError\n")
+	got := TrimOutput(b.String())
+	for _, want := range []string{"assert '3.4.6' == '3.4.7'", "FAILED tests/test_bump.py::test_should_bump_patch", "warnings summary", "[1600 lines of warnings left out]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("trimmed output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "DeprecationWarning") {
+		t.Errorf("the warnings were kept:\n%s", got)
+	}
+}
