@@ -42,6 +42,7 @@ var layer = map[string]int{
 	"internal/llm/llmtest":           20,
 	"internal/llm/provider":          30,
 	"internal/verify/runner":         15,
+	"internal/verify/scope":          12,
 	"internal/verify/detect":         20,
 	"internal/verify/selecttest":     30,
 	"internal/verify/protect":        30,

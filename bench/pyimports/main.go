@@ -103,7 +103,7 @@ func bench(dir string, nfiles, runs int) error {
 		cached, cachedCPU = append(cached, row[2]), append(cachedCPU, row[3])
 		what := fmt.Sprintf("%d targets", len(sel.Targets))
 		if sel.Full {
-			what = "full: " + sel.Reason
+			what = "full: " + sel.Reason.String()
 		}
 		fmt.Printf("%s\t%.1f ms\t%.1f ms\t%.1f ms\t%.1f ms\t%s\n", f, ms(row[0]), ms(row[1]), ms(row[2]), ms(row[3]), what)
 	}

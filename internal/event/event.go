@@ -155,11 +155,15 @@ type Violation struct {
 
 // Check is one gate check run.
 type Check struct {
-	Index      int    `json:"index"`
-	Command    string `json:"command"`
-	Dir        string `json:"dir,omitempty"`
-	Passed     bool   `json:"passed"`
-	Scope      string `json:"scope"` // "related" or "full"
+	Index   int    `json:"index"`
+	Command string `json:"command"`
+	Dir     string `json:"dir,omitempty"`
+	Passed  bool   `json:"passed"`
+	Scope   string `json:"scope"` // "related" or "full"
+	// Reason says why, in the evidence's words; ReasonCode is the same
+	// as a code (docs/verify.md lists them).
+	Reason     string `json:"reason,omitempty"`
+	ReasonCode string `json:"reason_code,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 	ExitCode   int    `json:"exit_code"`
 	Refused    bool   `json:"refused,omitempty"`

@@ -149,7 +149,7 @@ func (p *Policy) fullRuns() map[string]float64 {
 // is simply run whole next time (DESIGN §5).
 func (p *Policy) rememberFullRuns(rep *verify.Report) {
 	for _, c := range rep.Checks {
-		if c.Scope == "full" && !c.TimedOut && !c.FromModelRun && c.NotFound == "" {
+		if c.Scope.Full && !c.TimedOut && !c.FromModelRun && c.NotFound == "" {
 			p.measured(verify.FullRunKey(filepath.Join(rep.Root, filepath.FromSlash(c.Dir)), detect.Runner(c.Runner), c.Command), c.Duration.Seconds())
 		}
 	}

@@ -184,8 +184,8 @@ func properties(rep *verify.Report) []Property {
 // checkCase is one check as it ran.
 func checkCase(rep *verify.Report, c verify.CheckRun) Case {
 	tc := Case{Name: checkName(c.Dir, c.Command), Classname: classCheck, Time: seconds(c.Duration)}
-	if c.Scope != "" {
-		tc.SystemOut = c.Scope + " (" + c.Reason + ")"
+	if !c.Scope.Reason.IsZero() {
+		tc.SystemOut = c.Scope.Summary()
 	}
 	out := verify.TrimOutput(c.Output)
 	switch o := c.Outcome(); o {

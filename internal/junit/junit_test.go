@@ -12,6 +12,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -25,8 +26,8 @@ var reports = map[string]struct {
 		rep: &verify.Report{
 			Verdict: verify.NotVerified, Evidence: "⚠ Not verified: go test ./calc failed: TestAdd.", Root: "/repo", Base: "origin/main",
 			Checks: []verify.CheckRun{
-				{Command: "go vet ./calc", Dir: ".", Scope: "related", Reason: "packages importing the change", Passed: true, Duration: 700 * time.Millisecond},
-				{Command: "go test ./calc", Dir: ".", Scope: "related", Reason: "packages importing the change", ExitCode: 1, Duration: 2 * time.Second,
+				{Command: "go vet ./calc", Dir: ".", Scope: scope.Scope{Reason: scope.Because(scope.RelatedToChange)}, Passed: true, Duration: 700 * time.Millisecond},
+				{Command: "go test ./calc", Dir: ".", Scope: scope.Scope{Reason: scope.Because(scope.RelatedToChange)}, ExitCode: 1, Duration: 2 * time.Second,
 					Failures: []verify.Failure{{ID: "example.com/calc.TestAdd", Name: "TestAdd"}},
 					Output:   "--- FAIL: TestAdd (0.00s)\n    calc_test.go:6: Add(2, 3) = -1, want 5 & <no>\nFAIL"},
 			},
@@ -61,7 +62,7 @@ var reports = map[string]struct {
 	"verified": {
 		rep: &verify.Report{
 			Verdict: verify.Verified, Evidence: "Verified: go test ./... (1s) passed (full suite: no files changed).",
-			Checks: []verify.CheckRun{{Command: "go test ./...", Dir: ".", Scope: "full", Reason: "no files changed", Passed: true, Duration: time.Second, Tests: 3}},
+			Checks: []verify.CheckRun{{Command: "go test ./...", Dir: ".", Scope: scope.Scope{Full: true, Reason: scope.Because(scope.NoChange)}, Passed: true, Duration: time.Second, Tests: 3}},
 		},
 		planned: []string{"go test ./..."},
 	},

@@ -13,6 +13,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -53,11 +54,8 @@ func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selec
 	if !ok {
 		return sel
 	}
-	return selecttest.Selection{Reason: onlyFailingReason, Args: args, Command: shell.Join(args)}
+	return selecttest.Selection{Scope: scope.Scope{Reason: scope.Because(scope.FailingOnly)}, Args: args, Command: shell.Join(args)}
 }
-
-// onlyFailingReason marks a baseline narrowed to the failing tests.
-const onlyFailingReason = "the failing tests only"
 
 // withoutTargets drops the selected packages or files from a narrowed
 // command, leaving the program and its flags.

@@ -14,14 +14,14 @@ import (
 // so the tests always get their say. A check that could not give an
 // answer (timed out, refused, not installed) stops the chain as well.
 func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Check, sels []selecttest.Selection) error {
-	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return c.FullReason != "" })
+	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return !c.FullReason.IsZero() })
 	for i, c := range checks {
 		cr, err := e.runCheck(ctx, i, c, sels[i])
 		if err != nil {
 			return err
 		}
 		rep.Checks = append(rep.Checks, cr)
-		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope+" ("+cr.Reason+")")
+		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope.Summary())
 		// A project without tests of its own among projects that depend
 		// on a change (a library its dependents test, an example program
 		// built on it) goes on: the tests that ran elsewhere decide.

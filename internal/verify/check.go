@@ -18,6 +18,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -36,10 +37,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	if e.opts.Prior != nil {
 		planned := Planned{Dir: c.Dir, Runner: c.Runner, Full: sel.Full, Targets: sel.Targets, Command: shownCommand(c, sel.Args)}
 		if pr := e.opts.Prior(planned); pr != nil {
-			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Note: c.Note, Targets: sel.Targets, Dependent: c.FullReason != "", check: c, args: sel.Args}
-			if sel.Full {
-				cr.Scope = "full"
-			}
+			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: sel.Scope, Note: c.Note, Targets: sel.Targets, Dependent: !c.FullReason.IsZero(), check: c, args: sel.Args}
 			cr = e.fromPrior(cr, pr)
 			e.emitCheck(index, cr)
 			return cr, nil
@@ -51,12 +49,12 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	}
 	if !sel.Full && cr.Outcome().Fallback() {
 		if why, ok := fallbackReason(c.Runner, cr); ok {
-			full := selecttest.Selection{Full: true, Args: c.Args, Reason: why}
+			full := selecttest.Selection{Scope: scope.Scope{Full: true, Reason: why}, Args: c.Args}
 			retry, err := e.execute(ctx, c, full, "")
 			if err != nil {
 				return cr, err
 			}
-			retry.FullRetry = why
+			retry.FullRetry = true
 			cr = retry
 		}
 	}
@@ -69,7 +67,8 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 
 func (e *engine) emitCheck(index int, cr CheckRun) {
 	e.emit(event.Event{Type: event.VerifyCheck, Check: &event.Check{
-		Index: index, Command: cr.Command, Dir: cr.Dir, Passed: cr.Passed, Scope: cr.Scope,
+		Index: index, Command: cr.Command, Dir: cr.Dir, Passed: cr.Passed,
+		Scope: string(cr.Scope.Kind()), Reason: cr.Scope.String(), ReasonCode: string(cr.Scope.Reason.Code),
 		DurationMS: cr.DurationMS, ExitCode: cr.ExitCode, TimedOut: cr.TimedOut, Refused: cr.Refused,
 		FromModelRun: cr.FromModelRun, Team: cr.Team,
 	}})
@@ -78,9 +77,12 @@ func (e *engine) emitCheck(index int, cr CheckRun) {
 // selection asks selecttest for the scope of a check; configured checks
 // and an unknown change set run in full.
 func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selection {
-	in := selecttest.Input{Check: c, ForceFull: e.opts.Full, ForceFullReason: e.opts.FullReason}
+	in := selecttest.Input{Check: c, ForceFull: e.opts.Full}
+	if e.opts.FullReason != "" {
+		in.ForceFullReason = scope.For(scope.Asked, e.opts.FullReason)
+	}
 	if e.cs.Unknown {
-		in.ForceFull, in.ForceFullReason = true, "not a git repository, so everything counts as changed"
+		in.ForceFull, in.ForceFullReason = true, scope.Because(scope.NotGit)
 	}
 	for _, p := range e.cs.Changed {
 		if rel, ok := e.underDir(c.Dir, p); ok {
@@ -92,7 +94,7 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 			in.Added = append(in.Added, rel)
 		}
 	}
-	if c.FullReason != "" && !in.ForceFull {
+	if !c.FullReason.IsZero() && !in.ForceFull {
 		in.ForceFull, in.ForceFullReason = true, c.FullReason
 	}
 	if in.Changed == nil && !e.cs.Unknown && len(e.cs.Changed) > 0 && !in.ForceFull {
@@ -108,14 +110,14 @@ func (e *engine) selection(ctx context.Context, c detect.Check) selecttest.Selec
 		in.FullRunSecs = e.opts.FullRunSecs[FullRunKey(c.Dir, c.Runner, c.Command)]
 	}
 	if c.Team != "" {
-		return selecttest.Selection{Full: true, Reason: "team checks always run in full"}
+		return selecttest.Selection{Scope: scope.Scope{Full: true, Reason: scope.For(scope.AlwaysFull, "team")}}
 	}
 	if c.Runner == detect.Custom {
-		return selecttest.Selection{Full: true, Reason: "configured checks always run in full"}
+		return selecttest.Selection{Scope: scope.Scope{Full: true, Reason: runner.For(runner.Custom).FullOnly()}}
 	}
 	sel, err := selecttest.Select(ctx, e.r, in)
-	if err != nil && sel.Reason == "" {
-		sel = selecttest.Selection{Full: true, Args: c.Args, Reason: "the related tests could not be worked out: " + err.Error()}
+	if err != nil && sel.Reason.IsZero() {
+		sel = selecttest.Selection{Scope: scope.Scope{Full: true, Reason: scope.Reason{Code: scope.NotWorkedOut, Detail: err.Error()}}, Args: c.Args}
 	}
 	if len(sel.Args) == 0 {
 		sel.Args = c.Args
@@ -137,11 +139,8 @@ func (e *engine) baseReader(dir string) func(rel string) ([]byte, error) {
 
 // outsideReason says which changed files lie outside a check's folder:
 // "README.md changed outside its folder", "go.work and 2 more …".
-func outsideReason(changed []string) string {
-	if len(changed) == 1 {
-		return changed[0] + " changed outside its folder"
-	}
-	return fmt.Sprintf("%s and %d more changed outside its folder", changed[0], len(changed)-1)
+func outsideReason(changed []string) scope.Reason {
+	return scope.Reason{Code: scope.ChangedOutside, Files: changed[:1], More: len(changed) - 1}
 }
 
 // underDir returns p (relative to the root) relative to dir, if inside it.
@@ -178,10 +177,7 @@ func shownCommand(c detect.Check, args []string) string {
 // executeOnce runs one selection of check c and reads its results.
 // label, if set, is what progress shows instead of the command.
 func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
-	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: "related", Reason: sel.Reason, Widened: sel.Widened, Note: c.Note, Targets: sel.Targets, Team: c.Team, Dependent: c.FullReason != "", check: c, args: sel.Args}
-	if sel.Full {
-		cr.Scope = "full"
-	}
+	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: sel.Scope, Note: c.Note, Targets: sel.Targets, Team: c.Team, Dependent: !c.FullReason.IsZero(), check: c, args: sel.Args}
 	timeout := e.opts.Timeout
 	if c.Timeout > 0 {
 		timeout, cr.limit = c.Timeout, c.Timeout
@@ -302,12 +298,12 @@ func missingProgram(out string) string {
 
 // fallbackReason says why a narrowed run did not really run (a missing
 // path, nothing collected), so the full suite runs instead.
-func fallbackReason(r detect.Runner, cr CheckRun) (string, bool) {
+func fallbackReason(r detect.Runner, cr CheckRun) (scope.Reason, bool) {
 	if cr.NoTests {
 		return runner.FallbackNoTests, true
 	}
 	if len(cr.Failures) > 0 {
-		return "", false // tests ran and failed: a real failure
+		return scope.Reason{}, false // tests ran and failed: a real failure
 	}
 	return runner.For(r).Fallback(cr.ExitCode, []byte(cr.raw))
 }

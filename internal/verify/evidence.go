@@ -11,7 +11,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
-	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // maxNamed is how many failing tests the evidence names before "and N more".
@@ -302,11 +302,11 @@ func scopeSuffix(rep *Report, e *engine) string {
 	var reasons, widened []string
 	seen := map[string]bool{}
 	for _, c := range rep.Checks {
-		if c.Scope == "related" {
+		if !c.Scope.Full {
 			related = true
 			// What a narrowed run took in beyond the import graph
 			// ("./e2e: its tests run the project's programs").
-			for _, w := range c.Widened {
+			for _, w := range c.Scope.Widened {
 				if !seen[w] {
 					seen[w] = true
 					widened = append(widened, w)
@@ -317,15 +317,12 @@ func scopeSuffix(rep *Report, e *engine) string {
 		if !c.check.Narrowable {
 			continue
 		}
-		if !seen[c.Reason] && c.Reason != "" {
-			seen[c.Reason] = true
-			reasons = append(reasons, c.Reason)
+		if why := c.Scope.String(); !seen[why] && why != "" {
+			seen[why] = true
+			reasons = append(reasons, why)
 		}
 	}
-	relatedText := selecttest.RelatedReason
-	if len(widened) > 0 {
-		relatedText += " (including " + strings.Join(widened, "; ") + ")"
-	}
+	relatedText := scope.Scope{Reason: scope.Because(scope.RelatedToChange), Widened: widened}.String()
 	switch {
 	case related && len(reasons) == 0:
 		return ", " + relatedText + "; full suite not run."
@@ -340,9 +337,9 @@ func scopeSuffix(rep *Report, e *engine) string {
 		return " (full suite: no files changed)."
 	}
 	for _, c := range rep.Checks {
-		if r := c.check.Runner; r != detect.GoVet && r != detect.Custom && c.Reason != "" && !seen[c.Reason] {
-			seen[c.Reason] = true
-			reasons = append(reasons, c.Reason)
+		if r, why := c.check.Runner, c.Scope.String(); r != detect.GoVet && r != detect.Custom && why != "" && !seen[why] {
+			seen[why] = true
+			reasons = append(reasons, why)
 		}
 	}
 	if len(reasons) > 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 var updateEvidence = flag.Bool("update", false, "rewrite testdata/evidence/*.golden")
@@ -21,39 +22,42 @@ func TestEvidenceGolden(t *testing.T) {
 	goVet := detect.Check{Runner: detect.GoVet, Narrowable: true, Dir: "/r"}
 	jest := detect.Check{Runner: detect.Jest, Narrowable: true, Dir: "/r/web", Args: []string{"npm", "test"}}
 	custom := detect.Check{Runner: detect.Custom, Dir: "/r"}
-	pass := func(c detect.Check, cmd, scope, reason string, d time.Duration) CheckRun {
-		return CheckRun{Command: cmd, Scope: scope, Reason: reason, Passed: true, Duration: d, check: c}
+	pass := func(c detect.Check, cmd string, sc scope.Scope, d time.Duration) CheckRun {
+		return CheckRun{Command: cmd, Scope: sc, Passed: true, Duration: d, check: c}
 	}
+	related := scope.Scope{Reason: scope.Because(scope.RelatedToChange)}
+	full := func(r scope.Reason) scope.Scope { return scope.Scope{Full: true, Reason: r} }
+	fullNoReason := scope.Scope{Full: true}
 	tf := Failure{ID: "example.com/m.TestAdd", Name: "TestAdd"}
 	cases := map[string]*Report{
 		"verified-related": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			pass(goVet, "go vet ./a", "related", "related to your changes", 400*time.Millisecond),
-			pass(goTest, "go test ./a", "related", "related to your changes", 2*time.Second)}},
+			pass(goVet, "go vet ./a", related, 400*time.Millisecond),
+			pass(goTest, "go test ./a", related, 2*time.Second)}},
 		"verified-full-reason": {Root: "/r", Changed: []string{"go.mod"}, Checks: []CheckRun{
-			pass(goTest, "go test ./...", "full", "go.mod changed", 9*time.Second)}},
+			pass(goTest, "go test ./...", full(scope.Because(scope.SetupChanged, "go.mod")), 9*time.Second)}},
 		"verified-configured": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			pass(custom, "make lint", "full", "configured checks always run in full", 2*time.Second),
-			pass(custom, "make test", "full", "configured checks always run in full", 9*time.Second)}},
+			pass(custom, "make lint", full(scope.For(scope.AlwaysFull, "configured")), 2*time.Second),
+			pass(custom, "make test", full(scope.For(scope.AlwaysFull, "configured")), 9*time.Second)}},
 		"verified-own-run": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go test ./...", Scope: "full", Reason: OwnFullRunReason, Passed: true, FromModelRun: true, check: goTest}}},
+			{Command: "go test ./...", Scope: full(scope.Because(scope.OwnFullRun)), Passed: true, FromModelRun: true, check: goTest}}},
 		"failed-named": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go test ./a", Scope: "related", ExitCode: 1, Failures: []Failure{tf}, check: goTest}},
+			{Command: "go test ./a", Scope: related, ExitCode: 1, Failures: []Failure{tf}, check: goTest}},
 			NewFailures: []Failure{tf}},
 		"failed-opaque": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "make lint", Scope: "full", ExitCode: 2, check: custom}},
+			{Command: "make lint", Scope: fullNoReason, ExitCode: 2, check: custom}},
 			NewFailures: []Failure{{ID: "make lint"}}},
 		"timed-out": {Root: "/r", timeout: 90 * time.Second, Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go test ./...", Scope: "full", ExitCode: -1, TimedOut: true, check: goTest}}},
+			{Command: "go test ./...", Scope: fullNoReason, ExitCode: -1, TimedOut: true, check: goTest}}},
 		"not-installed-npm": {Root: "/r", Changed: []string{"web/a.js"}, Checks: []CheckRun{
-			{Command: "npm test", Dir: "web", Scope: "full", ExitCode: -1, NotFound: "jest", installHint: "node_modules is missing: run npm install", check: jest}}},
+			{Command: "npm test", Dir: "web", Scope: fullNoReason, ExitCode: -1, NotFound: "jest", installHint: "node_modules is missing: run npm install", check: jest}}},
 		"no-packages": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go vet ./...", Scope: "full", NoTests: true, check: goVet}}},
+			{Command: "go vet ./...", Scope: fullNoReason, NoTests: true, check: goVet}}},
 		"no-tests": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go test ./...", Scope: "full", NoTests: true, check: goTest}}},
+			{Command: "go test ./...", Scope: fullNoReason, NoTests: true, check: goTest}}},
 		"could-not-run": {Root: "/r", Changed: []string{"t.py"}, Checks: []CheckRun{
-			{Command: "python3 -m pytest", Scope: "full", CouldNotRun: "it exited 0 without writing the JUnit report it was asked for (--junitxml), so no test is known to have run", check: detect.Check{Runner: detect.Pytest, Narrowable: true, Dir: "/r"}}}},
+			{Command: "python3 -m pytest", Scope: fullNoReason, CouldNotRun: "it exited 0 without writing the JUnit report it was asked for (--junitxml), so no test is known to have run", check: detect.Check{Runner: detect.Pytest, Narrowable: true, Dir: "/r"}}}},
 		"refused": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
-			{Command: "go test ./...", Scope: "full", ExitCode: -1, Refused: true, check: goTest}}},
+			{Command: "go test ./...", Scope: fullNoReason, ExitCode: -1, Refused: true, check: goTest}}},
 		"protection": {Root: "/r", Violations: []protect.Violation{{File: "a_test.go", Test: "TestAdd", Kind: protect.AssertionRemoved}, {File: "b_test.go", Test: "TestB", Kind: protect.AssertionLoosened}}},
 		"nothing":    {Root: "/r"},
 		"problem":    {Root: "/r", Problem: "go.mod:3: unknown directive: modul"},

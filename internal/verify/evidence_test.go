@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/chanto-dev/chanto/internal/verify/detect"
-	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func TestShortCommand(t *testing.T) {
@@ -39,18 +39,19 @@ func TestShortCommand(t *testing.T) {
 
 func TestScopeSuffixNamesWidening(t *testing.T) {
 	goTest := detect.Check{Runner: detect.Go, Narrowable: true}
+	related := scope.Because(scope.RelatedToChange)
 	rep := &Report{Checks: []CheckRun{
-		{Scope: "full", Reason: "go vet always runs in full", check: detect.Check{Runner: detect.GoVet}},
-		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs)", Widened: []string{"./e2e: its tests run the project's programs"}, check: goTest},
-		{Scope: "related", Reason: "related to your changes (including ./e2e: its tests run the project's programs; tests/a.py: it loads modules by name)", Widened: []string{"./e2e: its tests run the project's programs", "tests/a.py: it loads modules by name"}, check: goTest},
+		{Scope: scope.Scope{Full: true, Reason: scope.For(scope.AlwaysFull, "go vet")}, check: detect.Check{Runner: detect.GoVet}},
+		{Scope: scope.Scope{Reason: related, Widened: []string{"./e2e: its tests run the project's programs"}}, check: goTest},
+		{Scope: scope.Scope{Reason: related, Widened: []string{"./e2e: its tests run the project's programs", "tests/a.py: it loads modules by name"}}, check: goTest},
 	}}
-	// Each reason once, read from the data, not from the rendered Reason.
+	// Each widening once.
 	want := ", related to your changes (including ./e2e: its tests run the project's programs; tests/a.py: it loads modules by name); full suite not run."
 	if got := scopeSuffix(rep, &engine{}); got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	rep.Checks[1].Reason, rep.Checks[1].Widened = selecttest.RelatedReason, nil
-	rep.Checks[2].Reason, rep.Checks[2].Widened = selecttest.RelatedReason, nil
+	rep.Checks[1].Scope.Widened = nil
+	rep.Checks[2].Scope.Widened = nil
 	if got := scopeSuffix(rep, &engine{}); got != ", related to your changes; full suite not run." {
 		t.Errorf("without widening: %q", got)
 	}

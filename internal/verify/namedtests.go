@@ -13,6 +13,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -80,7 +81,7 @@ func RunNamedTest(ctx context.Context, opts Options, name string) (*NamedTest, e
 		return nt, nil
 	}
 	args := namedTestArgs(c, name)
-	cr, err := e.execute(ctx, c, selecttest.Selection{Full: true, Args: args, Reason: "named by the goal"}, "test "+name)
+	cr, err := e.execute(ctx, c, selecttest.Selection{Scope: scope.Scope{Full: true, Reason: scope.Because(scope.NamedByGoal)}, Args: args}, "test "+name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package verify
 
-import "github.com/chanto-dev/chanto/internal/verify/detect"
+import (
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
+)
 
 // Planned is a check about to run, as the gate selected it; Options.Prior
 // sees it before anything is executed.
@@ -29,19 +32,15 @@ type Prior struct {
 	Full bool
 }
 
-// OwnFullRunReason is the scope reason when the model's own run of the
-// whole suite stands in for a related run.
-const OwnFullRunReason = "your own run covered the whole suite"
-
 // fromPrior records a check settled by an earlier run.
 func (e *engine) fromPrior(c CheckRun, pr *Prior) CheckRun {
 	c.Command = pr.Command
 	c.FromModelRun = true
-	if pr.Full && (c.Scope == "related" || c.check.Narrowable && !e.opts.Full) {
+	if pr.Full && (!c.Scope.Full || c.check.Narrowable && !e.opts.Full) {
 		// What ran is the whole suite, and that is the news: planned
 		// related, or planned whole by a rule of its own (a run like this
 		// one measured it as cheap) rather than by the user.
-		c.Scope, c.Reason, c.Targets = "full", OwnFullRunReason, nil
+		c.Scope, c.Targets = scope.Scope{Full: true, Reason: scope.Because(scope.OwnFullRun)}, nil
 	}
 	c.Passed = pr.Passed
 	c.TimedOut = pr.TimedOut

@@ -13,6 +13,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/git"
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -139,11 +140,11 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 // selection. A narrowed run that found none of them at the base ran fine:
 // they are new tests.
 func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, failures []Failure) (*BaselineRun, CheckRun, error) {
-	sel := selecttest.Selection{Full: last.Scope == "full", Reason: last.Reason, Args: last.args, Targets: last.Targets}
+	sel := selecttest.Selection{Scope: last.Scope, Args: last.args, Targets: last.Targets}
 	narrowed := false
 	narrow := func(dir string) selecttest.Selection {
 		bs := baselineSelection(dir, last, failures, sel)
-		narrowed = bs.Reason == onlyFailingReason
+		narrowed = bs.Reason.Code == scope.FailingOnly
 		return bs
 	}
 	label := "baseline, before your change: " + e.shownDir(last.check.Dir) + shortCommand(last.Command, last.Targets)
@@ -196,7 +197,7 @@ func (e *engine) useCopy(last *CheckRun) bool {
 	case detect.Cargo, detect.Go, detect.GoVet, detect.Pytest, detect.Unittest:
 		return false
 	}
-	return last.Scope == "full" && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && e.r.Sandbox == nil
+	return last.Scope.Full && e.opts.BaseSource == nil && e.cs.Git && e.cs.Base != "" && e.r.Sandbox == nil
 }
 
 // copyBaseline runs the selection in a copy of the base revision. A copy

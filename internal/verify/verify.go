@@ -23,6 +23,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -172,13 +173,11 @@ type CheckRun struct {
 	// Dir is the folder it ran in, relative to the root ("." for the root).
 	Dir    string `json:"dir"`
 	Runner string `json:"runner"`
-	// Scope is "related" or "full"; Reason says why.
-	Scope  string `json:"scope"`
-	Reason string `json:"reason"`
-	// Widened are the reasons a related run took in tests no import
-	// reaches ("./e2e: its tests run the project's programs"), as data;
-	// Reason renders them too.
-	Widened []string `json:"widened,omitempty"`
+	// Scope is related or full, why, and what a related run took in
+	// beyond imports ("./e2e: its tests run the project's programs"). The
+	// JSON shows it as scope, reason (its text), reason_code,
+	// reason_files, reason_setting and widened (see MarshalJSON).
+	Scope scope.Scope `json:"-"`
 	// Note is what the check's detection wanted said (detect.Check.Note).
 	Note    string   `json:"note,omitempty"`
 	Targets []string `json:"targets,omitempty"`
@@ -212,8 +211,8 @@ type CheckRun struct {
 	// change too; when they are all of them, the next check ran.
 	AlreadyFailing []Failure `json:"already_failing,omitempty"`
 	// FullRetry is set when a related run could not run and the full
-	// suite ran instead; it says why.
-	FullRetry string `json:"full_retry,omitempty"`
+	// suite ran instead; Scope.Reason says why (the JSON's full_retry).
+	FullRetry bool `json:"-"`
 	// Downloaded is the command that fetched the project's dependencies
 	// before this run, after a first run could not download them.
 	Downloaded string `json:"downloaded,omitempty"`

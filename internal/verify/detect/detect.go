@@ -18,6 +18,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // Runner names a test runner; what chanto knows of each lives in
@@ -56,8 +57,9 @@ type Check struct {
 	// FullReason is set on the checks of a project that runs although
 	// none of its files changed, because it builds against a project
 	// that did (a Go module using another through go.work or a local
-	// replace); it says so, and the check runs in full.
-	FullReason string
+	// replace); it says so (scope.DependsOnChange), and the check runs in
+	// full.
+	FullReason scope.Reason
 	// Team is the name of a team check ([[team_checks]]), which the
 	// evidence shows instead of its command; empty for the others.
 	Team string
@@ -205,8 +207,8 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 			// one: its run is full too.
 			for i := range out {
 				for j := range out[i].Checks {
-					if out[i].Root == root && out[i].Checks[j].FullReason == "" {
-						out[i].Checks[j].FullReason = fullReason
+					if out[i].Root == root && out[i].Checks[j].FullReason.IsZero() {
+						out[i].Checks[j].FullReason = dependsOn(fullReason)
 					}
 				}
 			}
@@ -220,7 +222,7 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 			}
 			if len(p.Checks) > 0 {
 				for i := range p.Checks {
-					p.Checks[i].FullReason = fullReason
+					p.Checks[i].FullReason = dependsOn(fullReason)
 				}
 				out = append(out, p)
 				return nil
@@ -420,7 +422,16 @@ func goChecks(dir string) []Check {
 }
 
 // narrowable reports a runner with a related-test mode.
-func narrowable(r Runner) bool { return runner.For(r).FullOnly() == "" }
+func narrowable(r Runner) bool { return runner.For(r).FullOnly().IsZero() }
+
+// dependsOn is the reason of a project run because it builds against a
+// changed one; how says so. No how, no reason.
+func dependsOn(how string) scope.Reason {
+	if how == "" {
+		return scope.Reason{}
+	}
+	return scope.Reason{Code: scope.DependsOnChange, Detail: how}
+}
 
 func fileExists(p string) bool {
 	st, err := os.Stat(p)

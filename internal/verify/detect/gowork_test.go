@@ -13,7 +13,7 @@ func reasons(ps []Project) string {
 	for _, p := range ps {
 		for _, c := range p.Checks {
 			if c.Runner == Go {
-				out = append(out, filepath.Base(c.Dir)+": "+c.FullReason)
+				out = append(out, filepath.Base(c.Dir)+": "+c.FullReason.String())
 			}
 		}
 	}
@@ -26,7 +26,7 @@ func checkReasons(root string, ps []Project) string {
 	var out []string
 	for _, p := range ps {
 		for _, c := range p.Checks {
-			out = append(out, c.Dir[len(root)+1:]+": "+c.FullReason)
+			out = append(out, c.Dir[len(root)+1:]+": "+c.FullReason.String())
 		}
 	}
 	return strings.Join(out, "|")

@@ -46,7 +46,7 @@ func TestNodeWorkspaceDependents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ps) < 2 || !strings.HasPrefix(ps[1].Checks[0].FullReason, "it depends on @ws/a from packages/a/") {
+			if len(ps) < 2 || !strings.HasPrefix(ps[1].Checks[0].FullReason.String(), "it depends on @ws/a from packages/a/") {
 				t.Errorf("a and b changed: b's check is not full: %+v", ps)
 			}
 

@@ -3,6 +3,8 @@ package runner
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // base is the data a runner is made of, and the default behaviour every
@@ -12,9 +14,9 @@ type base struct {
 	// targets and flags read the words after the command.
 	targets TargetKind
 	flags   Flags
-	// fullOnly is the reason the runner's checks always run in full; ""
-	// when selection may narrow them.
-	fullOnly string
+	// fullOnly is the reason the runner's checks always run in full;
+	// zero when selection may narrow them.
+	fullOnly scope.Reason
 	env      []string
 	collects []string
 	// fallback are the output patterns of a narrowed run that could not
@@ -25,7 +27,7 @@ type base struct {
 // fallbackRule is one output pattern Fallback looks for.
 type fallbackRule struct {
 	re     *regexp.Regexp
-	reason string
+	reason scope.Reason
 }
 
 func (b base) Name() Name { return b.name }
@@ -34,12 +36,12 @@ func (b base) StandsFor(check Name) bool { return check == b.name }
 
 func (b base) TargetCovers(have, want string) bool { return coversTarget(b.targets, have, want) }
 
-func (b base) FullOnly() string { return b.fullOnly }
+func (b base) FullOnly() scope.Reason { return b.fullOnly }
 
 func (b base) NarrowTargets(string, []string, []string) ([]string, bool) { return nil, false }
 
-func (b base) Related(string, []string, []string) ([]string, string) {
-	return nil, string(b.name) + " has no related-test mode of its own"
+func (b base) Related(string, []string, []string) ([]string, scope.Reason) {
+	return nil, scope.For(scope.NoRelatedMode, string(b.name))
 }
 
 func (b base) NarrowTests(string, []string, []Failure) ([]string, bool) { return nil, false }
@@ -50,14 +52,14 @@ func (b base) NoTests(exit, tests int, _ string) bool { return tests == 0 && exi
 
 func (b base) NoTestsText() string { return "collected no tests" }
 
-func (b base) Fallback(_ int, output []byte) (string, bool) {
+func (b base) Fallback(_ int, output []byte) (scope.Reason, bool) {
 	output = lastMB(output)
 	for _, r := range b.fallback {
 		if r.re.Match(output) {
 			return r.reason, true
 		}
 	}
-	return "", false
+	return scope.Reason{}, false
 }
 
 func (b base) Env() []string { return b.env }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // cargo is `cargo test`: crates (-p) as targets, results from its text.
@@ -48,7 +49,7 @@ var (
 	cargoNoNetwork   = regexp.MustCompile(`(?i)could(?: not|n't) resolve host|failed to connect to|connection refused|network (?:failure|is unreachable)|spurious network error`)
 )
 
-func (c cargo) Fallback(exit int, output []byte) (string, bool) {
+func (c cargo) Fallback(exit int, output []byte) (scope.Reason, bool) {
 	output = lastMB(output)
 	if why, ok := c.base.Fallback(exit, output); ok {
 		return why, ok
@@ -56,7 +57,7 @@ func (c cargo) Fallback(exit int, output []byte) (string, bool) {
 	if exit == 0 && allZero(cargoRanZero.FindAllSubmatch(output, -1)) {
 		return FallbackNoTests, true
 	}
-	return "", false
+	return scope.Reason{}, false
 }
 
 func (cargo) Download() Download {

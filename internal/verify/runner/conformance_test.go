@@ -215,10 +215,11 @@ func outcomeText(r Runner, dir string, exit int, args []string, stdout string, o
 	}
 	fmt.Fprintf(&b, "notests %v\n", len(o.Failures) == 0 && r.NoTests(exit, o.Tests, text))
 	why, ok := r.Fallback(exit, []byte(stdout))
+	shown := why.String()
 	if !ok {
-		why = "-"
+		shown = "-"
 	}
-	fmt.Fprintf(&b, "fallback %s\n", why)
+	fmt.Fprintf(&b, "fallback %s\n", shown)
 	if args != nil {
 		narrowed, ok := r.NarrowTests(dir, args, o.Failures)
 		if ok {
@@ -257,7 +258,7 @@ func TestEveryRunnerIsComplete(t *testing.T) {
 		if For(r.Name()).Name() != r.Name() {
 			t.Errorf("%s: For does not find it", r.Name())
 		}
-		if r.FullOnly() == "" && len(r.Collects()) == 0 {
+		if r.FullOnly().IsZero() && len(r.Collects()) == 0 {
 			t.Errorf("%s: narrowable but collects no files", r.Name())
 		}
 		if !r.StandsFor(r.Name()) && !slices.Contains([]Name{NodeTest, Mocha}, r.Name()) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // goTest is `go test`: packages as targets, results from -json.
@@ -52,7 +53,7 @@ var (
 	goNoNetwork = regexp.MustCompile(`\S@v[^\s:]+: (?:[^"]*: )?(?:Get|reading) "?https?://[^\s"]+"?: (?:.*: )?(?:dial tcp|proxyconnect tcp)`)
 )
 
-func (g goTest) Fallback(exit int, output []byte) (string, bool) {
+func (g goTest) Fallback(exit int, output []byte) (scope.Reason, bool) {
 	output = goJSONText(lastMB(output))
 	if why, ok := g.base.Fallback(exit, output); ok {
 		return why, ok
@@ -60,7 +61,7 @@ func (g goTest) Fallback(exit int, output []byte) (string, bool) {
 	if exit == 0 && goNoTestFiles.Match(output) && !goRanPackage.Match(output) {
 		return FallbackNoTests, true
 	}
-	return "", false
+	return scope.Reason{}, false
 }
 
 // goDownload is the go command's dependency fetch, for go test and go vet.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // gotestsum is `gotestsum [flags] [-- go test flags and packages]`: go
@@ -70,7 +71,7 @@ func (gotestsum) StandsFor(check Name) bool { return check == Go || check == Got
 
 func (gotestsum) Download() Download { return goDownload }
 
-func (g gotestsum) Fallback(exit int, output []byte) (string, bool) {
+func (g gotestsum) Fallback(exit int, output []byte) (scope.Reason, bool) {
 	return goTest{g.base}.Fallback(exit, output)
 }
 

@@ -62,7 +62,7 @@ type Flags struct {
 // flag table and target kind.
 func read(name Name, kind TargetKind, flags Flags, args []string, skip int) Invocation {
 	inv := Invocation{Runner: name, Args: args, Skip: skip}
-	inv.All, inv.Targets, inv.WhyNot = scope(kind, flags, args, skip)
+	inv.All, inv.Targets, inv.WhyNot = readScope(kind, flags, args, skip)
 	inv.Plain = inv.WhyNot == ""
 	if !inv.Plain {
 		inv.All, inv.Targets = false, nil
@@ -72,7 +72,7 @@ func read(name Name, kind TargetKind, flags Flags, args []string, skip int) Invo
 
 // scope reads the words after the command: whether the run is whole,
 // which targets it names, and why it does not count if a filter is used.
-func scope(kind TargetKind, flags Flags, args []string, skip int) (all bool, targets []string, whyNot string) {
+func readScope(kind TargetKind, flags Flags, args []string, skip int) (all bool, targets []string, whyNot string) {
 	if kind == Whole {
 		return true, nil, ""
 	}

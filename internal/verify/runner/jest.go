@@ -13,6 +13,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/shell"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // jest is `jest` and `npx jest` (and the npm test script that is one):
@@ -236,26 +237,26 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 
 // Related builds `jest ... --findRelatedTests FILES`, through the test
 // script when that is one plain jest command.
-func (jest) Related(dir string, args, files []string) ([]string, string) {
+func (jest) Related(dir string, args, files []string) ([]string, scope.Reason) {
 	if runnerAt(args, "jest") >= 0 {
-		return append(append(append([]string{}, args...), "--findRelatedTests"), files...), ""
+		return append(append(append([]string{}, args...), "--findRelatedTests"), files...), scope.Reason{}
 	}
 	words, isScript, reason := npmScript(dir, args)
 	if !isScript {
-		return nil, "the command does not run jest directly"
+		return nil, scope.For(scope.NotDirect, "jest")
 	}
-	if reason == "the test script sets environment variables" {
-		reason = "" // npm keeps them: the arguments go through the script
+	if reason.Code == scope.ScriptSetsEnv {
+		reason = scope.Reason{} // npm keeps them: the arguments go through the script
 	}
-	if reason != "" {
+	if !reason.IsZero() {
 		return nil, reason
 	}
 	if runnerAt(words, "jest") < 0 {
-		return nil, "the test script is not a plain jest command"
+		return nil, scope.For(scope.ScriptNotPlain, "jest")
 	}
 	out := append([]string{}, args...)
 	if args[0] == "npm" && !slices.Contains(args, "--") {
 		out = append(out, "--")
 	}
-	return append(append(out, "--findRelatedTests"), files...), ""
+	return append(append(out, "--findRelatedTests"), files...), scope.Reason{}
 }

@@ -3,6 +3,8 @@ package runner
 import (
 	"path"
 	"slices"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // makeTest is `make test` (any make command naming the test target); its
@@ -12,7 +14,7 @@ type makeTest struct{ base }
 var _ Runner = makeTest{}
 
 func init() {
-	register(makeTest{base{name: Make, targets: Whole, fullOnly: "make checks always run in full"}})
+	register(makeTest{base{name: Make, targets: Whole, fullOnly: scope.For(scope.AlwaysFull, "make")}})
 }
 
 func (m makeTest) Recognize(args []string) (Invocation, bool) {

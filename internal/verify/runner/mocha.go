@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // mocha is `mocha` and `npx mocha`: results from the spec reporter's
@@ -18,7 +20,7 @@ func init() {
 	register(mocha{base{
 		name:     Mocha,
 		targets:  Paths,
-		fullOnly: "mocha has no related-test mode",
+		fullOnly: scope.For(scope.NoRelatedMode, "mocha"),
 		env:      jsEnv,
 		collects: []string{"test/*.{js,cjs,mjs}"},
 	}})

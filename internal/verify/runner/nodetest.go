@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // nodeTest is `node --test`: results from its TAP or spec output. It
@@ -20,7 +22,7 @@ func init() {
 		name:     NodeTest,
 		targets:  Paths,
 		flags:    Flags{Safe: []string{"--test"}},
-		fullOnly: "node's test runner has no related-test mode",
+		fullOnly: scope.For(scope.NoRelatedMode, "node's test runner"),
 		env:      jsEnv,
 		collects: []string{"**/*.test.?(c|m)js", "**/*-test.?(c|m)js", "**/*_test.?(c|m)js", "**/test-*.?(c|m)js", "**/test.?(c|m)js", "**/test/**/*.?(c|m)js"},
 	}})

@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // npm is `npm test` whose script runs a runner chanto does not know; a
@@ -18,7 +20,7 @@ func init() {
 	register(npm{base{
 		name:     NPM,
 		targets:  NoTargets,
-		fullOnly: "the npm test script has no known related-test mode",
+		fullOnly: scope.Because(scope.UnknownScriptRunner),
 		env:      jsEnv,
 	}})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/shell"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // The package manager side of jest's and vitest's related-test modes: a
@@ -35,35 +36,35 @@ func runnerAt(args []string, name string) int {
 
 // npmScript reports whether args run the package's test script through a
 // package manager, and the script's words.
-func npmScript(dir string, args []string) (words []string, isScript bool, reason string) {
+func npmScript(dir string, args []string) (words []string, isScript bool, reason scope.Reason) {
 	if len(args) < 2 || !slices.Contains([]string{"npm", "yarn", "pnpm", "bun"}, args[0]) {
-		return nil, false, ""
+		return nil, false, scope.Reason{}
 	}
 	rest := args[1:]
 	if rest[0] == "run" || rest[0] == "run-script" {
 		rest = rest[1:]
 	}
 	if len(rest) == 0 || rest[0] != "test" {
-		return nil, false, ""
+		return nil, false, scope.Reason{}
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
 	if err != nil {
-		return nil, true, "package.json cannot be read"
+		return nil, true, scope.Because(scope.ManifestUnreadable, "package.json")
 	}
 	var pkg struct {
 		Scripts map[string]string `json:"scripts"`
 	}
 	if err := json.Unmarshal(data, &pkg); err != nil {
-		return nil, true, "package.json is not valid JSON"
+		return nil, true, scope.Because(scope.ManifestInvalid, "package.json")
 	}
 	w, envs := scriptWords(pkg.Scripts["test"])
 	if w == nil {
-		return nil, true, "the test script is not a single command"
+		return nil, true, scope.Because(scope.ScriptNotSingle)
 	}
 	if envs {
-		return w, true, "the test script sets environment variables"
+		return w, true, scope.Because(scope.ScriptSetsEnv)
 	}
-	return w, true, ""
+	return w, true, scope.Reason{}
 }
 
 // scriptWords parses a package.json script; it returns nil unless the

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // pytest is `pytest` and `python -m pytest`: paths as targets, results
@@ -52,7 +53,7 @@ func (pytest) NoTests(exit, tests int, _ string) bool {
 	return exit == 5 || tests == 0 && exit == 0
 }
 
-func (p pytest) Fallback(exit int, output []byte) (string, bool) {
+func (p pytest) Fallback(exit int, output []byte) (scope.Reason, bool) {
 	if why, ok := p.base.Fallback(exit, output); ok {
 		return why, ok
 	}
@@ -62,7 +63,7 @@ func (p pytest) Fallback(exit int, output []byte) (string, bool) {
 	case 4:
 		return FallbackMissing, true
 	}
-	return "", false
+	return scope.Reason{}, false
 }
 
 // NarrowTargets appends the test files to argv, dropping the paths it

@@ -16,6 +16,8 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // Name identifies a runner; checks, events and the JSON report carry it.
@@ -53,9 +55,9 @@ type Runner interface {
 	// names it) includes the target want: a folder its files, a package
 	// pattern its packages.
 	TargetCovers(have, want string) bool
-	// FullOnly is "" for a runner whose runs selection may narrow, else
+	// FullOnly is zero for a runner whose runs selection may narrow, else
 	// the reason its checks always run in full.
-	FullOnly() string
+	FullOnly() scope.Reason
 	// NarrowTargets returns args running only targets (test files,
 	// packages, crates), in place of what args named; dir is the folder
 	// the command runs in. ok is false when the runner cannot.
@@ -63,7 +65,7 @@ type Runner interface {
 	// Related returns args running the tests related to the changed
 	// files by the runner's own module graph (jest --findRelatedTests,
 	// vitest related); out is nil when it cannot, and why says why.
-	Related(dir string, args, files []string) (out []string, why string)
+	Related(dir string, args, files []string) (out []string, why scope.Reason)
 	// NarrowTests returns args running only the named tests (failures as
 	// this runner's Collector reported them). ok is false when a failure
 	// is not a test (a build error) or the runner cannot filter by name.
@@ -79,7 +81,7 @@ type Runner interface {
 	// Fallback reads a narrowed run's output: ok when it could not really
 	// run (a path it named is missing, nothing was collected), so the
 	// full suite runs instead, with reason.
-	Fallback(exit int, output []byte) (reason string, ok bool)
+	Fallback(exit int, output []byte) (reason scope.Reason, ok bool)
 	// Env are the variables its runs get (no watch mode, no colour).
 	Env() []string
 	// Download is how its missing dependencies are fetched.
@@ -104,12 +106,13 @@ type Download struct {
 }
 
 // Reasons Fallback gives; the caller runs the full suite and shows one.
-const (
-	FallbackMissing = "the related run named a path or package that was not found"
-	FallbackNoTests = "the related run collected no tests"
-	// fallbackOutputCap is how much of the end of the output Fallback reads.
-	fallbackOutputCap = 1 << 20
+var (
+	FallbackMissing = scope.Because(scope.FallbackMissing)
+	FallbackNoTests = scope.Because(scope.FallbackNoTests)
 )
+
+// fallbackOutputCap is how much of the end of the output Fallback reads.
+const fallbackOutputCap = 1 << 20
 
 var registry = map[Name]Runner{}
 

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // vitest is `vitest` and `npx vitest` (and the npm test script that is
@@ -56,18 +58,18 @@ func (vitest) NarrowTests(dir string, args []string, tests []Failure) ([]string,
 
 // Related builds `vitest related --run ... FILES`; the related
 // subcommand must come first, so a script's run/watch word is replaced.
-func (vitest) Related(dir string, args, files []string) ([]string, string) {
+func (vitest) Related(dir string, args, files []string) ([]string, scope.Reason) {
 	words := args
 	if i := runnerAt(args, "vitest"); i < 0 {
 		w, isScript, reason := npmScript(dir, args)
 		if !isScript {
-			return nil, "the command does not run vitest directly"
+			return nil, scope.For(scope.NotDirect, "vitest")
 		}
-		if reason != "" {
+		if !reason.IsZero() {
 			return nil, reason
 		}
 		if runnerAt(w, "vitest") < 0 {
-			return nil, "the test script is not a plain vitest command"
+			return nil, scope.For(scope.ScriptNotPlain, "vitest")
 		}
 		words = w
 		if path.Base(words[0]) == "vitest" {
@@ -85,9 +87,9 @@ func (vitest) Related(dir string, args, files []string) ([]string, string) {
 			continue
 		}
 		if !strings.HasPrefix(a, "-") && j == 0 {
-			return nil, "the vitest command has its own subcommand or filter"
+			return nil, scope.For(scope.OwnSubcommand, "vitest")
 		}
 		out = append(out, a)
 	}
-	return append(out, files...), ""
+	return append(out, files...), scope.Reason{}
 }

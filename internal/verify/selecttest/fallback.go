@@ -3,10 +3,11 @@ package selecttest
 import (
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // Reasons FallbackReason gives; the caller runs the full suite and shows one.
-const (
+var (
 	FallbackMissing = runner.FallbackMissing
 	FallbackNoTests = runner.FallbackNoTests
 )
@@ -17,6 +18,6 @@ const (
 // full suite instead (DESIGN §5), with the returned reason in the
 // evidence. A narrowed run that ran tests and failed is a real failure and
 // returns false. Each runner knows its own signs (runner.Runner.Fallback).
-func FallbackReason(r detect.Runner, exitCode int, output []byte) (string, bool) {
+func FallbackReason(r detect.Runner, exitCode int, output []byte) (scope.Reason, bool) {
 	return runner.For(r).Fallback(exitCode, output)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func init() { analyzers[detect.Go] = selectGo }
@@ -250,7 +251,7 @@ func goGraphToNarrow(ctx context.Context, r *run.Runner, in Input) (*goGraph, Se
 		tests += p.TestFiles
 	}
 	if tests <= MinTestFiles {
-		return nil, fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+		return nil, fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
 	return g, Selection{}, nil
 }
@@ -264,15 +265,15 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	}
 	scan := scanGoTests(in.Check.Dir, g)
 	plan, reason := planGo(g, in, scan.readers)
-	if reason != "" {
+	if !reason.IsZero() {
 		return fullSelection(in.Check, reason), nil
 	}
 	widened := plan.widen(g, scan)
 	if f := plan.uncovered(toSet(in.Added)); f != "" {
-		return fullSelection(in.Check, f+" has no related tests"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests, f)), nil
 	}
 	if len(plan.selected) == 0 {
-		return fullSelection(in.Check, "no related tests for the change"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), nil
 	}
 	withTests := 0
 	for _, p := range g.Packages {
@@ -281,7 +282,7 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 		}
 	}
 	if len(plan.selected) == withTests {
-		return fullSelection(in.Check, "the change reaches every test package"), nil
+		return fullSelection(in.Check, scope.For(scope.ReachesAll, "test package")), nil
 	}
 	targets := make([]string, 0, len(plan.selected))
 	for ip := range plan.selected {
@@ -317,7 +318,7 @@ type goPlan struct {
 
 // planGo maps changed files to packages and selects the tests that import
 // them. A non-empty reason means the full suite must run.
-func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, string) {
+func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, scope.Reason) {
 	pl := &goPlan{byPath: map[string]*goPkg{}, changed: map[string]bool{}, files: map[string][]string{},
 		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}}
 	byDir := map[string]*goPkg{}
@@ -358,9 +359,9 @@ func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, string)
 		case readByTests(readers, f):
 			// widen selects the tests that read it.
 		case isGo:
-			return nil, f + " has no related tests"
+			return nil, scope.Because(scope.NoRelatedTests, f)
 		default:
-			return nil, f + " is not Go code"
+			return nil, scope.For(scope.NotCode, "Go", f)
 		}
 	}
 	for _, p := range g.Packages {
@@ -371,7 +372,7 @@ func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, string)
 			pl.selected[p.ImportPath] = true
 		}
 	}
-	return pl, ""
+	return pl, scope.Reason{}
 }
 
 // uncovered returns a changed, not-new file whose package no selected test

@@ -109,7 +109,7 @@ func TestGoWidenedReason(t *testing.T) {
 	dir := goModule(t)
 	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
 	want := "related to your changes (including ./e2e: its tests run the project's programs; ./harness: its tests run the project's programs)"
-	if sel.Reason != want {
+	if sel.Scope.String() != want {
 		t.Fatalf("reason = %q, want %q", sel.Reason, want)
 	}
 	sel = mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"d/testdata/in.txt"}})

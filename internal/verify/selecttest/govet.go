@@ -9,6 +9,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func init() { analyzers[detect.GoVet] = selectGoVet }
@@ -24,11 +25,11 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		return full, err
 	}
 	changed, reason := vetChanged(g, in)
-	if reason != "" {
+	if !reason.IsZero() {
 		return fullSelection(in.Check, reason), nil
 	}
 	if len(changed) == 0 {
-		return fullSelection(in.Check, "no Go package changed"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoPackageChanged)), nil
 	}
 	var targets []string
 	for _, p := range g.Packages {
@@ -37,7 +38,7 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		}
 	}
 	if len(targets) == len(g.Packages) {
-		return fullSelection(in.Check, "the change reaches every package"), nil
+		return fullSelection(in.Check, scope.For(scope.ReachesAll, "package")), nil
 	}
 	sort.Strings(targets)
 	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
@@ -46,7 +47,7 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 
 // vetChanged maps the changed files to the packages vet must look at
 // again. A non-empty reason means the whole module is vetted.
-func vetChanged(g *goGraph, in Input) (map[string]bool, string) {
+func vetChanged(g *goGraph, in Input) (map[string]bool, scope.Reason) {
 	byDir := map[string]*goPkg{}
 	for _, p := range g.Packages {
 		byDir[p.Rel] = p
@@ -70,10 +71,10 @@ func vetChanged(g *goGraph, in Input) (map[string]bool, string) {
 			// cheapest thing to vet (a check runs something).
 			changed[testdataOwner(byDir, f).ImportPath] = true
 		case isGo:
-			return nil, f + " is in no package of the module"
+			return nil, scope.Because(scope.InNoPackage, f)
 		default:
-			return nil, f + " is not Go code"
+			return nil, scope.For(scope.NotCode, "Go", f)
 		}
 	}
-	return changed, ""
+	return changed, scope.Reason{}
 }

@@ -52,7 +52,7 @@ func wantFull(t *testing.T, sel Selection, reason string) {
 	if !sel.Full {
 		t.Fatalf("got related %q, want full suite (%s)", sel.Command, reason)
 	}
-	if sel.Reason != reason {
+	if sel.Reason.String() != reason {
 		t.Fatalf("reason = %q, want %q", sel.Reason, reason)
 	}
 }

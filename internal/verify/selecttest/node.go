@@ -2,7 +2,6 @@ package selecttest
 
 import (
 	"context"
-	"fmt"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func init() {
@@ -30,7 +30,7 @@ var jsTestName = regexp.MustCompile(`\.(test|spec)\.[cm]?[jt]sx?$`)
 // the caller's cue to run the full suite (see FallbackReason).
 func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 	if n := countJSTests(in.Check.Dir); n <= MinTestFiles {
-		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+		return fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
 	var files []string
 	seen := map[string]bool{}
@@ -44,7 +44,7 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 		seen[f] = true
 		switch {
 		case !jsExts[path.Ext(f)]:
-			return fullSelection(in.Check, f+" is not JavaScript or TypeScript code"), nil
+			return fullSelection(in.Check, scope.For(scope.NotCode, "JavaScript or TypeScript", f)), nil
 		case !fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))):
 			// A deleted test file has nothing left to run. A deleted module
 			// that no file names any more (the old half of a rename) has no
@@ -55,18 +55,18 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 				continue
 			}
 			if by := jsNamedBy(in.Check.Dir, f); by != "" {
-				return fullSelection(in.Check, f+" was deleted and "+by+" still names it"), nil
+				return fullSelection(in.Check, scope.Because(scope.DeletedStillNamed, f, by)), nil
 			}
 			continue
 		case path.Ext(f) == ".json" && jsNamedBy(in.Check.Dir, f) == "":
 			// Data no module imports is read at run time (fs, a glob of
 			// fixtures); the runner's module graph cannot see who reads it.
-			return fullSelection(in.Check, f+" is imported by no module, so the tests that read it are unknown"), nil
+			return fullSelection(in.Check, scope.Because(scope.UnimportedData, f)), nil
 		}
 		files = append(files, f)
 	}
 	if len(files) == 0 {
-		return fullSelection(in.Check, "only deleted files changed, so no file is left to relate tests to"), nil
+		return fullSelection(in.Check, scope.Because(scope.OnlyDeleted)), nil
 	}
 	args := in.Check.Args
 	if len(args) == 0 {

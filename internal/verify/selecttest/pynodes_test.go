@@ -69,7 +69,7 @@ func nodeSelect(t *testing.T, file string, edit func(string) string) string {
 	}}
 	sel := mustSelect(t, in)
 	if sel.Full {
-		return "full: " + sel.Reason
+		return "full: " + sel.Reason.String()
 	}
 	return strings.Join(sel.Targets, " ")
 }

@@ -2,7 +2,6 @@ package selecttest
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func init() {
@@ -130,7 +130,7 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	proj := loadPyProject(in.Check.Dir, cfg, changed)
 	tests := proj.testFiles(unittest)
 	if len(tests) <= pyMinTestFiles {
-		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+		return fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
 	isTest := map[string]bool{}
 	for _, t := range tests {
@@ -144,7 +144,7 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 		case isTest[f]:
 			selected[f] = true
 		case !strings.HasSuffix(f, ".py") && !strings.HasSuffix(f, ".pyi"):
-			return fullSelection(in.Check, f+" is not Python code"), nil
+			return fullSelection(in.Check, scope.For(scope.NotCode, "Python", f)), nil
 		case !fileExists(filepath.Join(in.Check.Dir, filepath.FromSlash(f))) && looksLikeTest(f, proj, unittest):
 			// A deleted test file has nothing left to run.
 		default:
@@ -159,13 +159,13 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	}
 	widened, uncovered := proj.matchTests(candidates, targets, selected, added)
 	if uncovered != "" {
-		return fullSelection(in.Check, uncovered+" has no related tests"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests, uncovered)), nil
 	}
 	if len(selected) == 0 {
-		return fullSelection(in.Check, "no related tests for the change"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), nil
 	}
 	if countTrue(selected, isTest) == len(tests) {
-		return fullSelection(in.Check, "the change reaches every test file"), nil
+		return fullSelection(in.Check, scope.For(scope.ReachesAll, "test file")), nil
 	}
 	if !doctests {
 		for _, f := range targets {
@@ -323,7 +323,7 @@ func unittestSelection(c detect.Check, files, notes []string) (Selection, error)
 		if a == "unittest" && i > 0 && c.Args[i-1] == "-m" {
 			rest := c.Args[i+1:]
 			if top := discoveryTop(rest); top != "." {
-				return fullSelection(c, "unittest discovers tests from "+top+", which module names cannot narrow"), nil
+				return fullSelection(c, scope.Because(scope.UnittestDiscovery, top)), nil
 			}
 			break
 		}
@@ -333,7 +333,7 @@ func unittestSelection(c detect.Check, files, notes []string) (Selection, error)
 		mod := strings.ReplaceAll(strings.TrimSuffix(f, ".py"), "/", ".")
 		for _, part := range strings.Split(mod, ".") {
 			if !isIdentifier(part) {
-				return fullSelection(c, f+" has no importable module name"), nil
+				return fullSelection(c, scope.Because(scope.NoModuleName, f)), nil
 			}
 		}
 		mods = append(mods, mod)

@@ -119,7 +119,7 @@ func TestPythonWidenedReasons(t *testing.T) {
 	if !equal(sel.Widened, want) {
 		t.Fatalf("widened = %q, want %q", sel.Widened, want)
 	}
-	if !strings.Contains(sel.Reason, "including tests/test_script.py") {
+	if !strings.Contains(sel.Scope.String(), "including tests/test_script.py") {
 		t.Fatalf("reason %q does not name the widening", sel.Reason)
 	}
 	sel = mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"src/plug/backends/memory.py"}})

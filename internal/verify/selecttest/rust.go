@@ -14,6 +14,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 func init() { analyzers[detect.Cargo] = selectCargo }
@@ -141,7 +142,7 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		return Selection{}, err
 	}
 	if n := countRustTests(in.Check.Dir, crates); n <= MinTestFiles {
-		return fullSelection(in.Check, fmt.Sprintf("the project has %d or fewer test files", MinTestFiles)), nil
+		return fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
 	whole := map[string]bool{}         // crates whose code changed
 	onlyTests := map[string][]string{} // crate → changed integration test targets
@@ -150,11 +151,11 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		switch {
 		case c == nil:
 			if strings.HasSuffix(f, ".rs") {
-				return fullSelection(in.Check, f+" has no related tests"), nil
+				return fullSelection(in.Check, scope.Because(scope.NoRelatedTests, f)), nil
 			}
-			return fullSelection(in.Check, f+" is not Rust code"), nil
+			return fullSelection(in.Check, scope.For(scope.NotCode, "Rust", f)), nil
 		case !strings.HasSuffix(f, ".rs"):
-			return fullSelection(in.Check, f+" is not Rust code"), nil
+			return fullSelection(in.Check, scope.For(scope.NotCode, "Rust", f)), nil
 		case c.tests[f] != "":
 			targets, ok := testTargetsUsing(in.Check.Dir, c, f)
 			if !ok {
@@ -192,10 +193,10 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		selected[name] = true
 	}
 	if len(selected) == 0 {
-		return fullSelection(in.Check, "no related tests for the change"), nil
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), nil
 	}
 	if len(selected) == len(crates) {
-		return fullSelection(in.Check, "the change reaches every crate"), nil
+		return fullSelection(in.Check, scope.For(scope.ReachesAll, "crate")), nil
 	}
 	names := sortedKeys(selected)
 	var extra []string

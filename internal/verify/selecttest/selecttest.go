@@ -9,16 +9,15 @@ package selecttest
 
 import (
 	"context"
-	"fmt"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // Input is what selection needs.
@@ -37,9 +36,10 @@ type Input struct {
 	// FullRunSecs is how long a full run of this check took earlier this
 	// session (0 if never).
 	FullRunSecs float64
-	// ForceFullReason names what forced the full suite ("--verify-full",
-	// `scope = "full"`); empty means "--full".
-	ForceFullReason string
+	// ForceFullReason says what forced the full suite (scope.Asked with
+	// the setting, a project that depends on a change); zero means
+	// "--full".
+	ForceFullReason scope.Reason
 	// Base, when set, reads a file (relative to Check.Dir) as the change's
 	// base has it; pytest selection below the file needs it.
 	Base func(rel string) ([]byte, error)
@@ -47,21 +47,17 @@ type Input struct {
 
 // Selection is the command to run.
 type Selection struct {
-	// Full is set when the whole suite runs.
-	Full bool
-	// Reason explains the choice for the evidence line, e.g.
-	// "related to your changes" or "Cargo.toml changed".
-	Reason string
+	// Scope says whether the whole suite runs (Full), why (Reason:
+	// related to the change, Cargo.toml changed) and, for a related run,
+	// why tests that no import reaches were added (Widened: "./cmd/x: its
+	// tests run the project's programs").
+	scope.Scope
 	// Args is the argv to run (the narrowed or full command).
 	Args []string
 	// Command is Args shell-quoted, exactly as a user could paste it.
 	Command string
 	// Targets are the selected packages, files or crates.
 	Targets []string
-	// Widened lists why tests that no import reaches were added, e.g.
-	// "./cmd/x: its tests run the project's programs". They are also part
-	// of Reason.
-	Widened []string
 }
 
 // MaxChangedFiles is the largest change set that is still narrowed.
@@ -74,9 +70,6 @@ const MinTestFiles = 20
 // FastFullRunSecs is the full-run duration at or below which the full suite
 // always runs.
 const FastFullRunSecs = 30
-
-// RelatedReason is the Reason of a narrowed selection.
-const RelatedReason = "related to your changes"
 
 // Select decides what in.Check runs: the tests related to in.Changed, or the
 // full suite with the reason. Commands it needs (go list, cargo metadata) run
@@ -96,7 +89,7 @@ func Select(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	}
 	sel, err := an(ctx, r, in)
 	if err != nil {
-		return fullSelection(in.Check, "the related tests could not be worked out"), err
+		return fullSelection(in.Check, scope.Because(scope.NotWorkedOut)), err
 	}
 	return sel, nil
 }
@@ -109,52 +102,45 @@ var analyzers = map[detect.Runner]analyzer{}
 
 // generalRule applies the rules that need no knowledge of the runner, in
 // the order the evidence should name them.
-func generalRule(in Input) (string, bool) {
+func generalRule(in Input) (scope.Reason, bool) {
 	switch {
 	case in.ForceFull:
-		if in.ForceFullReason != "" {
+		if !in.ForceFullReason.IsZero() {
 			return in.ForceFullReason, true
 		}
-		return "--full", true
+		return scope.For(scope.Asked, "--full"), true
 	case !in.Check.Narrowable:
 		return noRelatedMode(in.Check.Runner), true
 	case in.ChangeUnknown:
-		return "the change set is unknown", true
+		return scope.Because(scope.ChangeUnknown), true
 	case len(in.Changed) == 0:
-		return "no files changed", true
+		return scope.Because(scope.NoChange), true
 	case len(in.Changed) > MaxChangedFiles:
-		return fmt.Sprintf("more than %d files changed", MaxChangedFiles), true
+		return scope.Count(scope.ManyChanged, MaxChangedFiles), true
 	}
 	if f := firstSetupFile(in.Changed); f != "" {
-		return f + " changed", true
+		return scope.Because(scope.SetupChanged, f), true
 	}
 	if in.FullRunSecs > 0 && in.FullRunSecs <= FastFullRunSecs {
-		return "a full run took " + formatSecs(in.FullRunSecs) + " earlier this session", true
+		return scope.Reason{Code: scope.FastFullRun, Secs: in.FullRunSecs}, true
 	}
-	return "", false
+	return scope.Reason{}, false
 }
 
 // noRelatedMode is the reason for checks that always run in full.
-func noRelatedMode(r detect.Runner) string {
+func noRelatedMode(r detect.Runner) scope.Reason {
 	if r == "" {
 		r = runner.Custom
 	}
-	if why := runner.For(r).FullOnly(); why != "" {
+	if why := runner.For(r).FullOnly(); !why.IsZero() {
 		return why
 	}
-	return string(r) + " checks always run in full"
-}
-
-func formatSecs(s float64) string {
-	if s < 10 {
-		return strconv.FormatFloat(float64(int(s*10+0.5))/10, 'f', -1, 64) + "s"
-	}
-	return strconv.Itoa(int(s+0.5)) + "s"
+	return scope.For(scope.AlwaysFull, string(r))
 }
 
 // fullSelection is the check's own command with a reason.
-func fullSelection(c detect.Check, reason string) Selection {
-	s := Selection{Full: true, Reason: reason, Args: c.Args}
+func fullSelection(c detect.Check, reason scope.Reason) Selection {
+	s := Selection{Scope: scope.Scope{Full: true, Reason: reason}, Args: c.Args}
 	if len(c.Args) > 0 {
 		s.Command = shell.Join(c.Args)
 	} else {
@@ -165,11 +151,8 @@ func fullSelection(c detect.Check, reason string) Selection {
 
 // narrowed builds a related selection.
 func narrowed(args, targets, widened []string) Selection {
-	reason := RelatedReason
-	if len(widened) > 0 {
-		reason += " (including " + strings.Join(widened, "; ") + ")"
-	}
-	return Selection{Reason: reason, Args: args, Command: shell.Join(args), Targets: targets, Widened: widened}
+	sc := scope.Scope{Reason: scope.Because(scope.RelatedToChange), Widened: widened}
+	return Selection{Scope: sc, Args: args, Command: shell.Join(args), Targets: targets}
 }
 
 // sortedKeys returns the set's members in order.

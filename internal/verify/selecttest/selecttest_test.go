@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // The rules that need no runner knowledge, each on its own. The check's
@@ -21,7 +22,7 @@ func TestGeneralRules(t *testing.T) {
 		reason string
 	}{
 		{"--full", Input{Check: check, ForceFull: true, Changed: []string{"a.go"}}, "--full"},
-		{"scope = full", Input{Check: check, ForceFull: true, ForceFullReason: `scope = "full"`}, `scope = "full"`},
+		{"scope = full", Input{Check: check, ForceFull: true, ForceFullReason: scope.For(scope.Asked, `scope = "full"`)}, `scope = "full"`},
 		{"unknown change", Input{Check: check, ChangeUnknown: true}, "the change set is unknown"},
 		{"nothing changed", Input{Check: check}, "no files changed"},
 		{"more than 20", Input{Check: check, Changed: many}, "more than 20 files changed"},
