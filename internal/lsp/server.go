@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -44,46 +43,35 @@ type doc struct {
 	seen      int
 }
 
-// start launches the server through the runner and initializes it; it
-// returns once the server answered initialize or startTimeout passed.
+// start launches the server through the runner (run.Start: the same
+// environment, process group and sandbox as any command, its pipes held
+// here) and initializes it; it returns once the server answered
+// initialize or startTimeout passed.
 func start(ctx context.Context, r *run.Runner, def serverDef, bin, root string, startTimeout time.Duration) (*server, error) {
 	pctx, cancel := context.WithCancel(context.Background())
-	// stdin is an OS pipe handed to the process as it is (os/exec copies
-	// from any other reader in a goroutine, which would outlive a crashed
-	// server); stdout goes through the runner's capture to outW.
-	inR, inW, err := os.Pipe()
+	argv := append([]string{bin}, def.command[1:]...)
+	proc, err := r.Start(pctx, run.Spec{Args: argv, Dir: root, Purpose: run.Model, OutputCap: 4096})
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, fmt.Errorf("%s did not start: %v", def.name, err)
 	}
-	outR, outW := io.Pipe()
-	stderr := run.NewCapped(4096)
 	s := &server{def: def, root: root, cancel: cancel, exited: make(chan struct{}),
 		docs: map[uri.URI]*doc{}, diags: map[uri.URI][]protocol.Diagnostic{}, notify: make(chan struct{})}
-	argv := append([]string{bin}, def.command[1:]...)
 	go func() {
-		res, err := r.Run(pctx, run.Spec{Args: argv, Dir: root, Stdin: inR, Stdout: outW, Stderr: stderr, Purpose: run.Model, OutputCap: 8192})
-		why := ""
-		switch {
-		case err != nil && pctx.Err() == nil:
-			why = err.Error()
-		case err == nil:
-			why = fmt.Sprintf("exit %d", res.ExitCode)
-		default:
-			why = "stopped"
+		<-proc.Done()
+		why := "stopped"
+		if pctx.Err() == nil {
+			why = fmt.Sprintf("exit %d", proc.ExitCode())
 		}
-		if line := lastLine(stderr.Bytes()); line != "" {
+		if line := lastLine(proc.Stderr()); line != "" {
 			why += ": " + line
 		}
 		s.mu.Lock()
 		s.exit = why
 		s.mu.Unlock()
-		outW.CloseWithError(io.EOF)
-		inR.Close()
-		inW.Close()
 		close(s.exited)
 	}()
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeConn{outR, inW}))
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipeConn{proc.Stdout, proc.Stdin}))
 	s.conn.Go(pctx, s.handle)
 	ictx, icancel := s.bounded(ctx, startTimeout)
 	defer icancel()

@@ -3,12 +3,9 @@ package run
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -41,56 +38,36 @@ func (r *Runner) Start(ctx context.Context, spec Spec) (*Process, error) {
 	if spec.Stdin != nil || spec.Stdout != nil || spec.Combined || spec.Timeout != 0 {
 		return nil, errors.New("run: Start takes no Stdin, Stdout, Combined or Timeout")
 	}
-	sandbox := r.Sandbox
-	if spec.Purpose == Git {
-		sandbox = r.GitSandbox
-	}
-	cmd, err := r.command(ctx, spec)
+	p := &Process{stderr: NewCapped(outputCap(spec)), done: make(chan struct{})}
+	prep, err := r.prepare(ctx, spec, func(cmd *exec.Cmd) error {
+		var stderr io.Writer = p.stderr
+		if spec.Stderr != nil {
+			stderr = io.MultiWriter(stderr, spec.Stderr)
+		}
+		if spec.Live != nil {
+			stderr = io.MultiWriter(stderr, spec.Live)
+		}
+		cmd.Stderr = stderr
+		var err error
+		if p.Stdin, err = cmd.StdinPipe(); err != nil {
+			return err
+		}
+		p.Stdout, err = cmd.StdoutPipe()
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	limit := spec.OutputCap
-	if limit <= 0 {
-		limit = DefaultOutputCap
-	}
-	p := &Process{cmd: cmd, stderr: NewCapped(limit), done: make(chan struct{})}
-	var stderr io.Writer = p.stderr
-	if spec.Stderr != nil {
-		stderr = io.MultiWriter(stderr, spec.Stderr)
-	}
-	if spec.Live != nil {
-		stderr = io.MultiWriter(stderr, spec.Live)
-	}
-	cmd.Stderr = stderr
-	if p.Stdin, err = cmd.StdinPipe(); err != nil {
+	cmd := prep.cmd
+	p.cmd = cmd
+	if err := prep.start(); err != nil {
+		prep.release()
 		return nil, err
-	}
-	if p.Stdout, err = cmd.StdoutPipe(); err != nil {
-		return nil, err
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = 2 * time.Second
-	release := func() {}
-	if sandbox != nil {
-		if err := sandbox.Wrap(cmd, spec); err != nil {
-			return nil, err
-		}
-		if r, ok := sandbox.(Releaser); ok {
-			release = func() { r.Release(cmd) }
-		}
-	}
-	if err := startCmd(sandbox, cmd); err != nil {
-		release()
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			return nil, &NotFoundError{Name: firstArg(spec)}
-		}
-		return nil, fmt.Errorf("start %s: %w", firstArg(spec), err)
 	}
 	go func() {
 		p.err = cmd.Wait()
 		_ = killGroup(cmd)
-		release()
+		prep.release()
 		close(p.done)
 	}()
 	return p, nil

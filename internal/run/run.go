@@ -131,14 +131,6 @@ type Starter interface {
 	Start(cmd *exec.Cmd) error
 }
 
-// startCmd starts cmd, through the wrapper when it is a Starter.
-func startCmd(w Wrapper, cmd *exec.Cmd) error {
-	if s, ok := w.(Starter); ok {
-		return s.Start(cmd)
-	}
-	return cmd.Start()
-}
-
 // TempDirer is a Wrapper whose commands see a temp folder of their own
 // (the sandbox hides the host's temp folder): TempDir names it for
 // commands of purpose p, "" when there is none.
@@ -204,71 +196,40 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 	if spec.Combined && spec.Stderr != nil {
 		return res, errors.New("run: both Combined and Stderr set")
 	}
-	if spec.Purpose == Check && r.ApproveCheck != nil {
-		line := CommandLine(spec)
-		if spec.Approve != "" {
-			line = spec.Approve
-		}
-		if ok, reason := r.ApproveCheck(ctx, line); !ok {
-			return res, &RefusedError{Command: line, Reason: reason}
-		}
-	}
 	if spec.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
 		defer cancel()
 	}
-	sandbox := r.Sandbox
-	if spec.Purpose == Download && r.DownloadSandbox != nil {
-		sandbox = r.DownloadSandbox
-	}
-	if spec.Purpose == Git {
-		sandbox = r.GitSandbox
-	}
-	cmd, err := r.command(ctx, spec)
+	out := NewCapped(outputCap(spec))
+	p, err := r.prepare(ctx, spec, func(cmd *exec.Cmd) error {
+		var stdout, stderr io.Writer = out, out
+		if spec.Stdout != nil {
+			stdout = io.MultiWriter(stdout, spec.Stdout)
+		}
+		if spec.Stderr != nil {
+			stderr = io.MultiWriter(stderr, spec.Stderr)
+		}
+		if spec.Live != nil {
+			stdout = io.MultiWriter(stdout, spec.Live)
+			stderr = io.MultiWriter(stderr, spec.Live)
+		}
+		if spec.Combined || spec.Stdout == nil && spec.Stderr == nil {
+			// os/exec hands the child one pipe for both when the two
+			// writers are the same value; nobody asked to tell them apart.
+			stderr = stdout
+		}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		return nil
+	})
 	if err != nil {
 		return res, err
 	}
-	limit := spec.OutputCap
-	if limit <= 0 {
-		limit = DefaultOutputCap
-	}
-	out := NewCapped(limit)
-	var stdout, stderr io.Writer = out, out
-	if spec.Stdout != nil {
-		stdout = io.MultiWriter(stdout, spec.Stdout)
-	}
-	if spec.Stderr != nil {
-		stderr = io.MultiWriter(stderr, spec.Stderr)
-	}
-	if spec.Live != nil {
-		stdout = io.MultiWriter(stdout, spec.Live)
-		stderr = io.MultiWriter(stderr, spec.Live)
-	}
-	if spec.Combined || spec.Stdout == nil && spec.Stderr == nil {
-		// os/exec hands the child one pipe for both when the two writers
-		// are the same value; nobody asked to tell them apart.
-		stderr = stdout
-	}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	// A daemon that keeps our pipes open must not hang the call.
-	cmd.WaitDelay = 2 * time.Second
-	if sandbox != nil {
-		if err := sandbox.Wrap(cmd, spec); err != nil {
-			return res, err
-		}
-		if r, ok := sandbox.(Releaser); ok {
-			defer r.Release(cmd)
-		}
-	}
+	defer p.release()
+	cmd := p.cmd
 	start := time.Now()
-	if err := startCmd(sandbox, cmd); err != nil {
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			return res, &NotFoundError{Name: firstArg(spec)}
-		}
-		return res, fmt.Errorf("start %s: %w", firstArg(spec), err)
+	if err := p.start(); err != nil {
+		return res, err
 	}
 	waitErr := cmd.Wait()
 	// Whatever the command left running in its group goes with it.
@@ -284,6 +245,90 @@ func (r *Runner) Run(ctx context.Context, spec Spec) (Result, error) {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// prepare is the set-up every command chanto starts goes through, Run's
+// and Start's alike: a check is approved first (a refusal is a
+// *RefusedError), the environment is built from scratch for its purpose,
+// the command gets its own process group, which cancelling ctx kills
+// whole, wire connects its standard streams, and the sandbox of its
+// purpose wraps it. The prepared command is started by its start method.
+func (r *Runner) prepare(ctx context.Context, spec Spec, wire func(*exec.Cmd) error) (*prepared, error) {
+	if spec.Purpose == Check && r.ApproveCheck != nil {
+		line := CommandLine(spec)
+		if spec.Approve != "" {
+			line = spec.Approve
+		}
+		if ok, reason := r.ApproveCheck(ctx, line); !ok {
+			return nil, &RefusedError{Command: line, Reason: reason}
+		}
+	}
+	sandbox := r.Sandbox
+	if spec.Purpose == Download && r.DownloadSandbox != nil {
+		sandbox = r.DownloadSandbox
+	}
+	if spec.Purpose == Git {
+		sandbox = r.GitSandbox
+	}
+	cmd, err := r.command(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := wire(cmd); err != nil {
+		return nil, err
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	// A daemon that keeps our pipes open must not hang the call.
+	cmd.WaitDelay = 2 * time.Second
+	p := &prepared{cmd: cmd, spec: spec, sandbox: sandbox}
+	if sandbox != nil {
+		if err := sandbox.Wrap(cmd, spec); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// prepared is a command ready to start, with the sandbox that wrapped it.
+type prepared struct {
+	cmd     *exec.Cmd
+	spec    Spec
+	sandbox Wrapper
+}
+
+// start starts the command, through the sandbox when it starts its own
+// (a Starter); a program that is not there is a *NotFoundError.
+func (p *prepared) start() error {
+	var err error
+	if s, ok := p.sandbox.(Starter); ok {
+		err = s.Start(p.cmd)
+	} else {
+		err = p.cmd.Start()
+	}
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+			return &NotFoundError{Name: firstArg(p.spec)}
+		}
+		return fmt.Errorf("start %s: %w", firstArg(p.spec), err)
+	}
+	return nil
+}
+
+// release ends the sandbox's per-command hold (a Releaser's), once the
+// command and its group are gone or it failed to start.
+func (p *prepared) release() {
+	if r, ok := p.sandbox.(Releaser); ok {
+		r.Release(p.cmd)
+	}
+}
+
+// outputCap is the spec's cap on kept output, DefaultOutputCap when unset.
+func outputCap(spec Spec) int {
+	if spec.OutputCap <= 0 {
+		return DefaultOutputCap
+	}
+	return spec.OutputCap
 }
 
 func (r *Runner) command(ctx context.Context, spec Spec) (*exec.Cmd, error) {
