@@ -45,7 +45,7 @@ func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selec
 	var args []string
 	var ok bool
 	if nr := narrowers[last.check.Runner]; nr != nil {
-		args, ok = nr(dir, withoutTargets(last.args, last.Targets), failures)
+		args, ok = nr(dir, withoutTargets(withoutRunPattern(last.args), last.Targets), failures)
 	} else {
 		// jest, vitest (-t over the full names), gotestsum: the runner's
 		// own narrowing, within the files the check ran.
@@ -55,6 +55,15 @@ func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selec
 		return sel
 	}
 	return selecttest.Selection{Scope: scope.Scope{Reason: scope.Because(scope.FailingOnly)}, Args: args, Command: shell.Join(args)}
+}
+
+// withoutRunPattern drops the -run pattern the selection added to go test
+// (tests that can reach the change): the failing tests are among them.
+func withoutRunPattern(args []string) []string {
+	if len(args) > 3 && args[0] == "go" && args[1] == "test" && args[2] == "-run" {
+		return append(args[:2:2], args[4:]...)
+	}
+	return args
 }
 
 // withoutTargets drops the selected packages or files from a narrowed

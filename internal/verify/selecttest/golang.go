@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
@@ -290,7 +291,12 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	}
 	sort.Strings(targets)
 	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
-	return narrowed(args, targets, widened), nil
+	sel := narrowed(args, targets, widened)
+	if pattern := goRunPattern(in, g, plan); pattern != "" {
+		sel.Args = withRunPattern(sel.Args, pattern)
+		sel.Command, sel.RunPattern = shell.Join(sel.Args), pattern
+	}
+	return sel, nil
 }
 
 func goTarget(rel string) string {
@@ -314,13 +320,17 @@ type goPlan struct {
 	covered map[string]bool
 	// allChanged is every changed file (for file readers).
 	allChanged []string
+	// whole are selected packages whose tests reach the change through
+	// something other than names (test data, programs, files read), so
+	// all of them run.
+	whole map[string]bool
 }
 
 // planGo maps changed files to packages and selects the tests that import
 // them. A non-empty reason means the full suite must run.
 func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, scope.Reason) {
 	pl := &goPlan{byPath: map[string]*goPkg{}, changed: map[string]bool{}, files: map[string][]string{},
-		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}}
+		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}, whole: map[string]bool{}}
 	byDir := map[string]*goPkg{}
 	for _, p := range g.Packages {
 		pl.byPath[p.ImportPath] = p
@@ -355,6 +365,7 @@ func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, scope.R
 			// By Go convention a package's testdata serves its own tests.
 			if p := testdataOwner(byDir, f); p.TestFiles > 0 {
 				pl.selected[p.ImportPath] = true
+				pl.whole[p.ImportPath] = true
 			}
 		case readByTests(readers, f):
 			// widen selects the tests that read it.
@@ -420,6 +431,7 @@ func (pl *goPlan) widen(g *goGraph, scan goTestScan) []string {
 		}
 		if len(affectedMains) > 0 && (p.Harness || p.ExecImport && scan.buildsGo[p.ImportPath]) {
 			pl.coverMains(affectedMains)
+			pl.whole[p.ImportPath] = true
 			if !pl.selected[p.ImportPath] {
 				pl.selected[p.ImportPath] = true
 				notes = append(notes, goTarget(p.Rel)+": its tests run the project's programs")
@@ -427,6 +439,7 @@ func (pl *goPlan) widen(g *goGraph, scan goTestScan) []string {
 		}
 		for _, f := range readFiles(scan.readers[p.ImportPath], pl.allChanged) {
 			pl.covered[f] = true
+			pl.whole[p.ImportPath] = true
 			if !pl.selected[p.ImportPath] {
 				pl.selected[p.ImportPath] = true
 				notes = append(notes, goTarget(p.Rel)+": its tests read "+f)

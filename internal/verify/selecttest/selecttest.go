@@ -58,6 +58,9 @@ type Selection struct {
 	Command string
 	// Targets are the selected packages, files or crates.
 	Targets []string
+	// RunPattern is the -run pattern narrowing go test to the tests that
+	// can reach the change (it is in Args too), or "".
+	RunPattern string
 }
 
 // MaxChangedFiles is the largest change set that is still narrowed.

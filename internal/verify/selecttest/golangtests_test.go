@@ -1,0 +1,278 @@
+package selecttest
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+)
+
+// callModule is a module whose tests reach its code in every way the
+// name graph must follow: direct calls, an importer's calls, an interface
+// call, a value printed by fmt (String through the type), a package-level
+// cache, and tests that reach nothing changed.
+func callModule(t *testing.T) (dir string, base map[string]string) {
+	dir = t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/c\n\ngo 1.22\n",
+		"calc/calc.go": `package calc
+
+import "strconv"
+
+// Add adds.
+func Add(a, b int) int { return a + b }
+
+// Mul multiplies.
+func Mul(a, b int) int { return a * b }
+
+// Num prints itself.
+type Num int
+
+func (n Num) String() string { return "#" + strconv.Itoa(int(n)) }
+
+var cache = map[int]int{}
+
+// Square remembers squares.
+func Square(x int) int {
+	if v, ok := cache[x]; ok {
+		return v
+	}
+	cache[x] = x * x
+	return cache[x]
+}
+
+func init() { cache[0] = 0 }
+`,
+		"calc/calc_test.go": `package calc
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestAdd(t *testing.T) {
+	if Add(2, 3) != 5 {
+		t.Fatal(Add(2, 3))
+	}
+}
+
+func TestMul(t *testing.T) {
+	if Mul(2, 3) != 6 {
+		t.Fatal(Mul(2, 3))
+	}
+}
+
+func TestPrint(t *testing.T) {
+	if s := fmt.Sprint(Num(3)); s != "#3" {
+		t.Fatal(s)
+	}
+}
+
+func TestSquare(t *testing.T) {
+	if Square(3) != 9 {
+		t.Fatal(Square(3))
+	}
+}
+
+func TestCache(t *testing.T) {
+	if len(cache) > 100 {
+		t.Fatal("cache grew")
+	}
+}
+
+func TestNothing(t *testing.T) {}
+`,
+		"shape/shape.go": `package shape
+
+// Shape has an area.
+type Shape interface{ Area() int }
+
+// Square is a shape.
+type Square struct{ Side int }
+
+// Area is side squared.
+func (s Square) Area() int { return s.Side * s.Side }
+
+// Total adds areas through the interface.
+func Total(ss ...Shape) int {
+	n := 0
+	for _, s := range ss {
+		n += s.Area()
+	}
+	return n
+}
+`,
+		"shape/shape_test.go": `package shape_test
+
+import (
+	"testing"
+
+	"example.com/c/calc"
+	"example.com/c/shape"
+)
+
+func TestTotal(t *testing.T) {
+	if n := shape.Total(shape.Square{Side: 2}, shape.Square{Side: 3}); n != 13 {
+		t.Fatal(n)
+	}
+}
+
+func TestSum(t *testing.T) {
+	if calc.Add(1, 1) != 2 {
+		t.Fatal()
+	}
+}
+
+func TestAlone(t *testing.T) {}
+`,
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("p%02d/p.go", i)] = fmt.Sprintf("package p%02d\n", i)
+		files[fmt.Sprintf("p%02d/p_test.go", i)] = fmt.Sprintf("package p%02d\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n", i)
+	}
+	writeTree(t, dir, files)
+	return dir, files
+}
+
+// selectWith selects after replacing old by new in file, with the base
+// read from the original files.
+func selectWith(t *testing.T, dir string, base map[string]string, file, old, new string) Selection {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(file))
+	src, err := os.ReadFile(p)
+	if err != nil {
+		src = nil
+	}
+	if old != "" && !strings.Contains(string(src), old) {
+		t.Fatalf("%s has no %q", file, old)
+	}
+	changed := strings.Replace(string(src), old, new, 1)
+	if old == "" {
+		changed = new
+	}
+	if err := os.WriteFile(p, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if b, ok := base[file]; ok {
+			_ = os.WriteFile(p, []byte(b), 0o644)
+		} else {
+			_ = os.Remove(p)
+		}
+	})
+	in := Input{
+		Check:   detect.Check{Dir: dir, Runner: detect.Go, Args: []string{"go", "test", "./..."}, Narrowable: true},
+		Changed: []string{file},
+		Base: func(rel string) ([]byte, error) {
+			if b, ok := base[rel]; ok {
+				return []byte(b), nil
+			}
+			return nil, &fs.PathError{Op: "read", Path: rel, Err: fs.ErrNotExist}
+		},
+	}
+	if _, ok := base[file]; !ok {
+		in.Added = []string{file}
+	}
+	return mustSelect(t, in)
+}
+
+func TestGoRunPattern(t *testing.T) {
+	setHome(t)
+	dir, base := callModule(t)
+	cases := []struct {
+		name, file, old, new string
+		command              string
+		why                  string // why no pattern, when command has none
+	}{
+		{"a function body: its callers' tests in every package",
+			"calc/calc.go", "return a + b", "return a - b",
+			"go test -run '^(TestAdd|TestSum)$' ./calc ./shape", ""},
+		{"an exported method: every test that mentions its type",
+			"calc/calc.go", `"#" + strconv`, `"n" + strconv`,
+			"go test -run '^(TestPrint)$' ./calc ./shape", ""},
+		{"an interface method: the callers of the interface's name",
+			"shape/shape.go", "s.Side * s.Side", "s.Side + s.Side",
+			"go test -run '^(TestTotal)$' ./shape", ""},
+		{"a function that writes a package-level variable: its readers too",
+			"calc/calc.go", "cache[x] = x * x", "cache[x] = x * x + 1",
+			"go test -run '^(TestCache|TestSquare|TestTotal)$' ./calc ./shape", ""}, // shape.Square is a namesake
+		{"a comment only changes nothing a test sees",
+			"calc/calc.go", "// Mul multiplies.", "// Mul multiplies two ints.",
+			"go test ./calc ./shape", "no test reaches the change by name"},
+		{"a package-level variable",
+			"calc/calc.go", "var cache = map[int]int{}", "var cache = map[int]int{1: 1}",
+			"go test ./calc ./shape", "a package-level variable changed in calc/calc.go"},
+		{"an init function",
+			"calc/calc.go", "cache[0] = 0", "cache[0] = 1",
+			"go test ./calc ./shape", "an init function changed in calc/calc.go"},
+		{"a new test in a test file runs alone",
+			"calc/calc_test.go", "func TestNothing(t *testing.T) {}", "func TestNothing(t *testing.T) {}\n\nfunc TestNew(t *testing.T) {}",
+			"go test -run '^(TestNew)$' ./calc", ""},
+		{"a test file's imports: its package runs whole",
+			"calc/calc_test.go", `"fmt"`, `"fmt"
+	_ "strings"`,
+			"go test ./calc", "every test of the selected packages reaches the change"},
+		{"imports of a non-test file",
+			"calc/calc.go", `import "strconv"`, `import (
+	"strconv"
+	_ "strings"
+)`,
+			"go test ./calc ./shape", "the imports, build constraints or directives of calc/calc.go changed"},
+		{"a new file with a new function and type",
+			"calc/more.go", "", "package calc\n\ntype Pair struct{ A, B int }\n\nfunc Sum3(a, b, c int) int { return Add(Add(a, b), c) }\n",
+			"go test ./calc ./shape", "no test reaches the change by name"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sel := selectWith(t, dir, base, c.file, c.old, c.new)
+			wantNarrow(t, sel, c.command)
+			st := LastGoRunStats()
+			if st.Why != c.why {
+				t.Errorf("why = %q, want %q", st.Why, c.why)
+			}
+			if (sel.RunPattern != "") != strings.Contains(c.command, "-run") {
+				t.Errorf("RunPattern = %q", sel.RunPattern)
+			}
+		})
+	}
+}
+
+// TestGoRunPatternCatches runs the narrowed command on real faults: every
+// fault the whole packages catch, the pattern catches.
+func TestGoRunPatternCatches(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go")
+	}
+	setHome(t)
+	dir, base := callModule(t)
+	faults := []struct{ file, old, new string }{
+		{"calc/calc.go", "return a + b", "return a - b"},
+		{"calc/calc.go", "return a * b", "return a + b"},
+		{"calc/calc.go", `"#" + strconv`, `"n" + strconv`},
+		{"calc/calc.go", "cache[x] = x * x", "for i := 0; i < 200; i++ {\n\t\tcache[i] = i\n\t}\n\tcache[x] = x * x"},
+		{"shape/shape.go", "s.Side * s.Side", "s.Side + s.Side + 1"},
+	}
+	for _, f := range faults {
+		t.Run(f.new, func(t *testing.T) {
+			sel := selectWith(t, dir, base, f.file, f.old, f.new)
+			if sel.RunPattern == "" {
+				t.Fatalf("no pattern: %s", LastGoRunStats().Why)
+			}
+			cmd := exec.CommandContext(context.Background(), sel.Args[0], sel.Args[1:]...)
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("%s passed with the fault:\n%s", sel.Command, out)
+			}
+			if !strings.Contains(string(out), "--- FAIL") {
+				t.Fatalf("%s failed without a failing test:\n%s", sel.Command, out)
+			}
+		})
+	}
+}
