@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -34,6 +35,9 @@ type goDecl struct {
 	Kind byte `json:"k"`
 	// Refs are the names it mentions, sorted and deduplicated.
 	Refs []string `json:"x,omitempty"`
+	// Inert marks a blank variable whose value runs no code, such as the
+	// interface assertion var _ I = (*T)(nil).
+	Inert bool `json:"i,omitempty"`
 }
 
 // goFileSum is what one Go file contributes to the reference graph.
@@ -107,13 +111,42 @@ func specDecls(tok token.Token, s ast.Spec) []goDecl {
 			kind = 'c'
 		}
 		refs := refsOf(s)
+		inert := !slices.ContainsFunc(s.Values, runsCode)
 		out := make([]goDecl, 0, len(s.Names))
 		for _, n := range s.Names {
-			out = append(out, goDecl{Name: n.Name, Kind: kind, Refs: refs})
+			out = append(out, goDecl{Name: n.Name, Kind: kind, Refs: refs, Inert: inert && n.Name == "_"})
 		}
 		return out
 	}
 	return nil
+}
+
+// runsCode reports whether evaluating e may call a function: any call
+// but a conversion of nil to a pointer type, (*T)(nil).
+func runsCode(e ast.Expr) bool {
+	calls := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && !nilPointer(c) {
+			calls = true
+		}
+		return !calls
+	})
+	return calls
+}
+
+// nilPointer reports the conversion (*T)(nil).
+func nilPointer(c *ast.CallExpr) bool {
+	p, ok := c.Fun.(*ast.ParenExpr)
+	if !ok {
+		return false
+	}
+	_, star := p.X.(*ast.StarExpr)
+	return star && len(c.Args) == 1 && isIdent(c.Args[0], "nil")
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
 }
 
 // refsOf lists every identifier under n (selectors' names included).
@@ -259,6 +292,9 @@ func (g *refGraph) hot(changes []goChange) []bool {
 func (g *refGraph) testNames(pkg string, hot []bool) []string {
 	set := map[string]bool{}
 	for _, i := range g.tests[pkg] {
+		if name := g.decls[i].Name; name == "TestMain" {
+			continue // runs whatever the pattern says
+		}
 		if hot == nil || hot[i] {
 			set[g.decls[i].Name] = true
 		}

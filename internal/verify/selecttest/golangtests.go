@@ -89,8 +89,8 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 	}
 	hot := rg.hot(diff.changes)
 	for i, d := range rg.decls {
-		if hot[i] && (d.Kind == 'i' || d.Name == "_") {
-			return "", "an init or a blank variable can reach the change"
+		if hot[i] && (d.Kind == 'i' || d.Kind == 'v' && d.Name == "_" && !d.Inert) {
+			return "", "an init or a blank variable of " + d.pkg + " can reach the change"
 		}
 	}
 	// Tests that read a variable a changed function names may see what it
@@ -168,7 +168,7 @@ func isAsm(f string) bool { return strings.HasSuffix(f, ".s") || strings.HasSuff
 
 // callMemoFormat changes when goFileSum does, so old memo entries are not
 // read.
-const callMemoFormat = "calls-v1"
+const callMemoFormat = "calls-v2"
 
 // loadRefGraph summarizes the Go files of the selected packages and of
 // every module package their tests link (nothing else can be on a path a

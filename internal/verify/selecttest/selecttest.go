@@ -41,7 +41,8 @@ type Input struct {
 	// "--full".
 	ForceFullReason scope.Reason
 	// Base, when set, reads a file (relative to Check.Dir) as the change's
-	// base has it; pytest selection below the file needs it.
+	// base has it (a file the base lacks wraps fs.ErrNotExist); pytest
+	// selection below the file and go test's -run pattern need it.
 	Base func(rel string) ([]byte, error)
 }
 
