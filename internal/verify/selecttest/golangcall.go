@@ -31,7 +31,7 @@ type goDecl struct {
 	// Recv is a method's receiver base type.
 	Recv string `json:"r,omitempty"`
 	// Kind is 'f' (function), 'm' (method), 'v' (var), 'c' (const),
-	// 't' (type) or 'i' (init).
+	// 't' (type), 'i' (init) or 'a' (a name an init assigns).
 	Kind byte `json:"k"`
 	// Refs are the names it mentions, sorted and deduplicated.
 	Refs []string `json:"x,omitempty"`
@@ -80,11 +80,13 @@ func summarizeGoSource(src []byte) goFileSum {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
+			if d.Recv == nil && d.Name.Name == "init" && d.Body != nil {
+				sum.Decls = append(sum.Decls, initDecls(d.Body)...)
+				continue
+			}
 			gd := goDecl{Name: d.Name.Name, Kind: 'f', Refs: refsOf(d)}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				gd.Kind, gd.Recv = 'm', recvName(d.Recv.List[0].Type)
-			} else if d.Name.Name == "init" {
-				gd.Kind = 'i'
 			}
 			sum.Decls = append(sum.Decls, gd)
 		case *ast.GenDecl:
@@ -97,6 +99,82 @@ func summarizeGoSource(src []byte) goFileSum {
 		}
 	}
 	return sum
+}
+
+// initDecls splits an init function. A statement that only assigns to
+// names (X = f(...), pkg.Option = v) is read like a variable's
+// initializer: each name it assigns mentions what its right side does. The
+// rest is the init proper ('i'), which runs before any test and so must not
+// reach a change.
+func initDecls(body *ast.BlockStmt) []goDecl {
+	// Names the init declares itself are not package-level: what is
+	// stored in them may be handed on by a later statement.
+	local := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE {
+				for _, l := range x.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						local[id.Name] = true
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, id := range x.Names {
+				local[id.Name] = true
+			}
+		}
+		return true
+	})
+	notGlobal := func(e ast.Expr) bool { return notName(e) || local[rootName(e)] }
+	var out []goDecl
+	rest := map[string]bool{}
+	for _, st := range body.List {
+		as, ok := st.(*ast.AssignStmt)
+		if ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) && !slices.ContainsFunc(as.Lhs, notGlobal) {
+			for i, l := range as.Lhs {
+				out = append(out, goDecl{Name: lastName(l), Kind: 'a', Refs: refsOf(as.Rhs[i])})
+			}
+			continue
+		}
+		for _, r := range refsOf(st) {
+			rest[r] = true
+		}
+	}
+	return append(out, goDecl{Name: "init", Kind: 'i', Refs: sortedKeys(rest)})
+}
+
+// notName reports an assignment target other than X or a.b.X.
+func notName(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name == "_"
+	case *ast.SelectorExpr:
+		return notName(x.X)
+	}
+	return true
+}
+
+func rootName(e ast.Expr) string {
+	for {
+		s, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		e = s.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+func lastName(e ast.Expr) string {
+	if s, ok := e.(*ast.SelectorExpr); ok {
+		return s.Sel.Name
+	}
+	return e.(*ast.Ident).Name
 }
 
 // specDecls gives one declaration per name a var, const or type spec

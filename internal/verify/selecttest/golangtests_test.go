@@ -131,6 +131,43 @@ func TestSum(t *testing.T) {
 
 func TestAlone(t *testing.T) {}
 `,
+		"reg/reg.go": `package reg
+
+// Hook is set up by init.
+var Hook func() int
+
+var table = map[string]func() int{}
+
+func compute() int { return 1 }
+
+func other() int { return 2 }
+
+func init() {
+	Hook = func() int { return compute() }
+	table["other"] = other
+}
+
+// Lookup calls what init registered.
+func Lookup(k string) int { return table[k]() }
+`,
+		"reg/reg_test.go": `package reg
+
+import "testing"
+
+func TestHook(t *testing.T) {
+	if Hook() != 1 {
+		t.Fatal(Hook())
+	}
+}
+
+func TestLookup(t *testing.T) {
+	if Lookup("other") != 2 {
+		t.Fatal(Lookup("other"))
+	}
+}
+
+func TestNone(t *testing.T) {}
+`,
 	}
 	for i := 0; i < 20; i++ {
 		files[fmt.Sprintf("p%02d/p.go", i)] = fmt.Sprintf("package p%02d\n", i)
@@ -202,6 +239,12 @@ func TestGoRunPattern(t *testing.T) {
 		{"a function that writes a package-level variable: its readers too",
 			"calc/calc.go", "cache[x] = x * x", "cache[x] = x * x + 1",
 			"go test -run '^(TestCache|TestSquare|TestTotal)$' ./calc ./shape", ""}, // shape.Square is a namesake
+		{"a closure an init stores in a variable: the variable's readers",
+			"reg/reg.go", "func compute() int { return 1 }", "func compute() int { return 3 }",
+			"go test -run '^(TestHook)$' ./reg", ""},
+		{"a function an init hands on (into a map): whole packages",
+			"reg/reg.go", "func other() int { return 2 }", "func other() int { return 3 }",
+			"go test ./reg", "an init or a blank variable of example.com/c/reg can reach the change"},
 		{"a comment only changes nothing a test sees",
 			"calc/calc.go", "// Mul multiplies.", "// Mul multiplies two ints.",
 			"go test ./calc ./shape", "no test reaches the change by name"},
@@ -257,6 +300,7 @@ func TestGoRunPatternCatches(t *testing.T) {
 		{"calc/calc.go", `"#" + strconv`, `"n" + strconv`},
 		{"calc/calc.go", "cache[x] = x * x", "for i := 0; i < 200; i++ {\n\t\tcache[i] = i\n\t}\n\tcache[x] = x * x"},
 		{"shape/shape.go", "s.Side * s.Side", "s.Side + s.Side + 1"},
+		{"reg/reg.go", "func compute() int { return 1 }", "func compute() int { return 3 }"},
 	}
 	for _, f := range faults {
 		t.Run(f.new, func(t *testing.T) {
