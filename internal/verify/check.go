@@ -61,6 +61,10 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	if cr.NotFound != "" {
 		cr.installHint = runner.NotInstalled(c.Dir, c.Args)
 	}
+	if c.Runner == detect.Go && sel.RunPattern == "" && !cr.TimedOut {
+		// How long whole packages take decides whether a -run pattern pays.
+		selecttest.RecordGoTestTimes(c.Dir, cr.raw)
+	}
 	e.emitCheck(index, cr)
 	return cr, nil
 }

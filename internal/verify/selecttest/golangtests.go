@@ -70,6 +70,16 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 	if hasTestFilter(in.Check.Args) {
 		return "", "the check already filters tests"
 	}
+	if MinRunPatternSecs > 0 {
+		times := goTestTimes(in.Check.Dir)
+		secs := 0.0
+		for ip := range pl.selected {
+			secs += times[ip]
+		}
+		if secs < MinRunPatternSecs {
+			return "", "the selected packages' tests took " + formatSecs(secs) + " when last run whole (under " + formatSecs(MinRunPatternSecs) + ")"
+		}
+	}
 	byDir := map[string]*goPkg{}
 	for _, p := range g.Packages {
 		byDir[p.Rel] = p

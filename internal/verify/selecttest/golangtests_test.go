@@ -219,8 +219,16 @@ func selectWith(t *testing.T, dir string, base map[string]string, file, old, new
 	return mustSelect(t, in)
 }
 
+// anyTestTime lets a pattern be used however fast the tests are.
+func anyTestTime(t *testing.T) {
+	old := MinRunPatternSecs
+	MinRunPatternSecs = 0
+	t.Cleanup(func() { MinRunPatternSecs = old })
+}
+
 func TestGoRunPattern(t *testing.T) {
 	setHome(t)
+	anyTestTime(t)
 	dir, base := callModule(t)
 	cases := []struct {
 		name, file, old, new string
@@ -293,6 +301,7 @@ func TestGoRunPatternCatches(t *testing.T) {
 		t.Skip("no go")
 	}
 	setHome(t)
+	anyTestTime(t)
 	dir, base := callModule(t)
 	faults := []struct{ file, old, new string }{
 		{"calc/calc.go", "return a + b", "return a - b"},
@@ -319,4 +328,19 @@ func TestGoRunPatternCatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGoRunPatternPays: a pattern is used only once whole runs of the
+// selected packages are known to take MinRunPatternSecs or more.
+func TestGoRunPatternPays(t *testing.T) {
+	setHome(t)
+	dir, base := callModule(t)
+	sel := selectWith(t, dir, base, "calc/calc.go", "return a + b", "return a - b")
+	wantNarrow(t, sel, "go test ./calc ./shape")
+	if why := LastGoRunStats().Why; why != "the selected packages' tests took 0s when last run whole (under 2s)" {
+		t.Fatalf("why = %q", why)
+	}
+	RecordGoTestTimes(dir, "ok  \texample.com/c/calc\t0.5s\nFAIL\texample.com/c/shape\t1.6s\nok  \texample.com/c/p01\t9.0s\n")
+	sel = selectWith(t, dir, base, "calc/calc.go", "return a * b", "return a / b")
+	wantNarrow(t, sel, "go test -run '^(TestAdd|TestMul|TestSum)$' ./calc ./shape")
 }
