@@ -102,13 +102,14 @@ func summarizeGoSource(src []byte) goFileSum {
 }
 
 // initDecls splits an init function. A statement that only assigns to
-// names (X = f(...), pkg.Option = v) is read like a variable's
+// names (X = f(...), pkg.Option = v, t := f()) is read like a variable's
 // initializer: each name it assigns mentions what its right side does. The
 // rest is the init proper ('i'), which runs before any test and so must not
-// reach a change.
+// reach a change, directly or through the locals it uses.
 func initDecls(body *ast.BlockStmt) []goDecl {
 	// Names the init declares itself are not package-level: what is
-	// stored in them may be handed on by a later statement.
+	// stored in them may be handed on by a later statement, which then
+	// mentions them.
 	local := map[string]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -127,14 +128,19 @@ func initDecls(body *ast.BlockStmt) []goDecl {
 		}
 		return true
 	})
-	notGlobal := func(e ast.Expr) bool { return notName(e) || local[rootName(e)] }
 	var out []goDecl
 	rest := map[string]bool{}
 	for _, st := range body.List {
 		as, ok := st.(*ast.AssignStmt)
-		if ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) && !slices.ContainsFunc(as.Lhs, notGlobal) {
+		if ok && (as.Tok == token.ASSIGN || as.Tok == token.DEFINE) && len(as.Lhs) == len(as.Rhs) && !slices.ContainsFunc(as.Lhs, notName) {
 			for i, l := range as.Lhs {
-				out = append(out, goDecl{Name: lastName(l), Kind: 'a', Refs: refsOf(as.Rhs[i])})
+				// A local (m := ...; m.F = g) is named by its root, so a
+				// later statement that hands m on reaches g.
+				name := lastName(l)
+				if local[rootName(l)] {
+					name = rootName(l)
+				}
+				out = append(out, goDecl{Name: name, Kind: 'a', Refs: refsOf(as.Rhs[i])})
 			}
 			continue
 		}

@@ -143,8 +143,10 @@ func compute() int { return 1 }
 func other() int { return 2 }
 
 func init() {
-	Hook = func() int { return compute() }
-	table["other"] = other
+	h := func() int { return compute() }
+	Hook = h
+	t := table
+	t["other"] = other
 }
 
 // Lookup calls what init registered.
