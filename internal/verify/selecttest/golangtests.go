@@ -77,7 +77,7 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 			secs += times[ip]
 		}
 		if secs < MinRunPatternSecs {
-			return "", "the selected packages' tests took " + formatSecs(secs) + " when last run whole (under " + formatSecs(MinRunPatternSecs) + ")"
+			return "", "the selected packages' tests took " + secsText(secs) + " when last run whole (under " + secsText(MinRunPatternSecs) + ")"
 		}
 	}
 	byDir := map[string]*goPkg{}
@@ -251,4 +251,12 @@ func loadRefGraph(dir string, pl *goPlan, st *GoRunStats) (*refGraph, string) {
 		files[j.pkg] = append(files[j.pkg], fileOf{sum: s, test: j.test})
 	}
 	return newRefGraph(files), ""
+}
+
+// secsText is "0.4s", "2s", "31s".
+func secsText(s float64) string {
+	if s < 10 {
+		return strconv.FormatFloat(float64(int(s*10+0.5))/10, 'f', -1, 64) + "s"
+	}
+	return strconv.Itoa(int(s+0.5)) + "s"
 }
