@@ -35,13 +35,22 @@ type IndexEntry struct {
 // device, owner, size and mode), on a checkable entry. A file that fails
 // it is hashed by the caller, never trusted.
 func (e IndexEntry) CleanFor(fi fs.FileInfo) bool {
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	st, ok := statOf(fi)
 	if !e.Checkable || !ok {
 		return false
 	}
-	return st.Ctim.Sec*1e9+st.Ctim.Nsec == e.CTime && st.Mtim.Sec*1e9+st.Mtim.Nsec == e.MTime &&
-		uint32(st.Dev) == e.Dev && uint32(st.Ino) == e.Ino && modeOfStat(st.Mode) == e.Mode && st.Uid == e.UID && st.Gid == e.GID &&
-		uint32(st.Size) == e.Size && uint64(st.Size) == uint64(e.Size)
+	return st.ctime == e.CTime && st.mtime == e.MTime &&
+		uint32(st.dev) == e.Dev && uint32(st.ino) == e.Ino && modeOfStat(st.mode) == e.Mode && st.uid == e.UID && st.gid == e.GID &&
+		uint32(st.size) == e.Size && uint64(st.size) == uint64(e.Size)
+}
+
+// stat is the part of a file's lstat that git's index records.
+type stat struct {
+	ctime, mtime int64 // nanoseconds
+	dev, ino     uint64
+	mode         uint32
+	uid, gid     uint32
+	size         int64
 }
 
 // errIndexUnknown marks an index this reader does not understand fully
@@ -62,11 +71,11 @@ func ReadIndex(repo Repo) (entries []IndexEntry, unmerged []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var ist syscall.Stat_t
-	if err := syscall.Stat(path, &ist); err != nil {
+	ist, err := os.Stat(path)
+	if err != nil {
 		return nil, nil, err
 	}
-	indexMtime := ist.Mtim.Sec*1e9 + ist.Mtim.Nsec
+	indexMtime := ist.ModTime().UnixNano()
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
 		return nil, nil, fmt.Errorf("%s: %w", path, errIndexUnknown)
 	}

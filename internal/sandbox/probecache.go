@@ -26,9 +26,13 @@ func probeRecordPath() string { return filepath.Join(config.Home(), "sandbox-pro
 // probeKey describes what a probe's answer depends on; "" when it cannot
 // be told (then the probe runs).
 func probeKey(bwrap string) string {
-	var st syscall.Stat_t
-	if err := syscall.Stat(bwrap, &st); err != nil {
+	fi, err := os.Stat(bwrap)
+	if err != nil {
 		return ""
+	}
+	var ino uint64
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		ino = uint64(st.Ino)
 	}
 	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
@@ -36,7 +40,7 @@ func probeKey(bwrap string) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "v1 uid=%d boot=%s bwrap=%s:%d:%d:%d.%d\n", os.Geteuid(), strings.TrimSpace(string(boot)),
-		bwrap, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
+		bwrap, ino, fi.Size(), fi.ModTime().Unix(), fi.ModTime().Nanosecond())
 	for _, f := range []string{
 		"/proc/sys/kernel/unprivileged_userns_clone",
 		"/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
