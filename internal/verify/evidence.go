@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chanto-dev/chanto/internal/safetext"
+
 	"github.com/chanto-dev/chanto/internal/event"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
@@ -16,6 +18,11 @@ import (
 
 // maxNamed is how many failing tests the evidence names before "and N more".
 const maxNamed = 5
+
+// maxNameLen is how many characters of one failure the evidence shows: a
+// vet finding is a whole message, and five of them filled the screen;
+// --json and the failure output keep it whole.
+const maxNameLen = 160
 
 // NotVerifiedMark starts every evidence line that is not a pass; it is
 // written here only.
@@ -236,7 +243,7 @@ func names(fs []Failure) []string {
 	out := make([]string, 0, len(fs))
 	seen := map[string]bool{}
 	for _, f := range fs {
-		n := strings.Join(strings.Fields(f.Name), " ")
+		n := safetext.Cut(strings.Join(strings.Fields(f.Name), " "), maxNameLen)
 		if !seen[n] {
 			seen[n] = true
 			out = append(out, n)

@@ -67,3 +67,15 @@ func TestNamesOneLineEach(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A go vet finding is a whole message; the evidence line shows its start.
+func TestEvidenceCutsALongFinding(t *testing.T) {
+	long := "type_tests/struct_tags_test.go:12:2: struct field Field repeats json tag \"field\" also at struct_tags_test.go:11 " + strings.Repeat("and so on ", 30)
+	got := nameList(names([]Failure{{ID: "vet", Name: long}, {ID: "t", Name: "TestShort"}}))
+	if !strings.HasPrefix(got, "type_tests/struct_tags_test.go:12:2: struct field Field repeats json tag") || !strings.Contains(got, "…, TestShort") {
+		t.Errorf("names = %q", got)
+	}
+	if n := len([]rune(strings.Split(got, ", TestShort")[0])); n != maxNameLen {
+		t.Errorf("the long finding is %d characters, want %d", n, maxNameLen)
+	}
+}
