@@ -14,11 +14,7 @@ type pyUnit struct {
 	// binds are the names an other statement may bind (over-approximated:
 	// assignment targets, and every name of a compound block).
 	binds []string
-	// decorators are the decorator statements, head the def or class
-	// line, body the statements below it.
-	decorators [][]pyTok
-	head       []pyTok
-	body       []pyStmt
+	pyBlock
 	// members are a class's direct members (its methods and attributes).
 	members []pyMember
 }
@@ -26,29 +22,48 @@ type pyUnit struct {
 // pyMember is one direct member of a class: a method with its decorators,
 // or another statement (a class attribute, a nested class) with all below.
 type pyMember struct {
-	method     bool
-	name       string
+	method bool
+	name   string
+	pyBlock
+}
+
+// pyBlock is one statement at a level with what belongs to it: the
+// decorator statements above it, its own line (head) and the statements
+// below it.
+type pyBlock struct {
 	decorators [][]pyTok
 	head       []pyTok
 	body       []pyStmt
 }
 
-// tokens returns every token of the unit, decorators first.
-func (u *pyUnit) tokens() [][]pyTok {
-	out := append([][]pyTok(nil), u.decorators...)
-	out = append(out, u.head)
-	for _, b := range u.body {
-		out = append(out, b.toks)
+// pyBlocks splits statements into the blocks of the level depth: deeper
+// statements join the block above them, decorators the block below.
+func pyBlocks(stmts []pyStmt, depth int) []pyBlock {
+	var out []pyBlock
+	var decorators [][]pyTok
+	for _, st := range stmts {
+		if st.depth > depth {
+			if len(out) > 0 && len(decorators) == 0 {
+				out[len(out)-1].body = append(out[len(out)-1].body, st)
+			}
+			continue
+		}
+		if st.toks[0].text == "@" {
+			decorators = append(decorators, st.toks)
+			continue
+		}
+		out = append(out, pyBlock{decorators: decorators, head: st.toks})
+		decorators = nil
 	}
 	return out
 }
 
-// tokens returns every token of the member.
-func (m *pyMember) tokens() [][]pyTok {
-	out := append([][]pyTok(nil), m.decorators...)
-	out = append(out, m.head)
-	for _, b := range m.body {
-		out = append(out, b.toks)
+// tokens returns every token of the block, decorators first.
+func (b *pyBlock) tokens() [][]pyTok {
+	out := append([][]pyTok(nil), b.decorators...)
+	out = append(out, b.head)
+	for _, st := range b.body {
+		out = append(out, st.toks)
 	}
 	return out
 }
@@ -57,21 +72,9 @@ func (m *pyMember) tokens() [][]pyTok {
 // file does not parse.
 func pyUnits(src string) (units []pyUnit, bad bool) {
 	stmts, bad := pyStatements(src)
-	var decorators [][]pyTok
-	for _, st := range stmts {
-		if st.depth > 0 {
-			if len(units) > 0 && len(decorators) == 0 {
-				units[len(units)-1].body = append(units[len(units)-1].body, st)
-			}
-			continue
-		}
-		if st.toks[0].text == "@" {
-			decorators = append(decorators, st.toks)
-			continue
-		}
-		u := pyUnit{kind: 'o', decorators: decorators, head: st.toks}
-		decorators = nil
-		if name, kind := defName(st.toks); name != "" {
+	for _, b := range pyBlocks(stmts, 0) {
+		u := pyUnit{kind: 'o', pyBlock: b}
+		if name, kind := defName(b.head); name != "" {
 			u.kind, u.name = kind, name
 		}
 		units = append(units, u)
@@ -107,23 +110,10 @@ func classMembers(body []pyStmt) []pyMember {
 	if len(body) == 0 {
 		return nil
 	}
-	depth := body[0].depth
 	var out []pyMember
-	var decorators [][]pyTok
-	for _, st := range body {
-		if st.depth > depth {
-			if len(out) > 0 && len(decorators) == 0 {
-				out[len(out)-1].body = append(out[len(out)-1].body, st)
-			}
-			continue
-		}
-		if st.toks[0].text == "@" {
-			decorators = append(decorators, st.toks)
-			continue
-		}
-		m := pyMember{decorators: decorators, head: st.toks}
-		decorators = nil
-		if name, kind := defName(st.toks); kind == 'd' {
+	for _, b := range pyBlocks(body, body[0].depth) {
+		m := pyMember{pyBlock: b}
+		if name, kind := defName(b.head); kind == 'd' {
 			m.method, m.name = true, name
 		} else if kind == 'c' {
 			m.name = name
