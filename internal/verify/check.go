@@ -196,11 +196,17 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	rn := runner.For(c.Runner)
 	col := rn.Collector(reportDir, c.Dir)
 	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: rn.Env()}
-	if reportDir != "" && strings.HasPrefix(label, "baseline") && (c.Runner == detect.Pytest || c.Runner == detect.Unittest) {
-		// Put-back base files can have the size and the mtime second of
-		// the changed ones, and Python would then run the changed code's
-		// cached bytecode: a baseline compiles afresh in a cache of its own.
-		spec.Env = append(append([]string(nil), spec.Env...), "PYTHONPYCACHEPREFIX="+filepath.Join(reportDir, "pycache"))
+	if c.Runner == detect.Pytest || c.Runner == detect.Unittest {
+		// Python trusts a cached .pyc whose source has the size and the
+		// mtime second it was compiled from, so a file changed within the
+		// second of an earlier run would run its old code. A baseline
+		// (put-back base files) compiles afresh in a cache of its own;
+		// any other run first drops the cache of the changed files.
+		if reportDir != "" && strings.HasPrefix(label, "baseline") {
+			spec.Env = append(append([]string(nil), spec.Env...), "PYTHONPYCACHEPREFIX="+filepath.Join(reportDir, "pycache"))
+		} else {
+			dropBytecode(e.cs.Root, e.cs.Changed)
+		}
 	}
 	if c.Runner == detect.Custom {
 		spec.Shell, cr.Command = c.Command, c.Command
@@ -431,4 +437,20 @@ func SweepLeftovers(parent, prefix string) {
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// dropBytecode removes the __pycache__ entries of the changed .py files
+// (paths relative to root), so Python compiles them from what is on disk.
+// The cache is Python's to rebuild; a file that cannot be removed is left.
+func dropBytecode(root string, changed []string) {
+	for _, p := range changed {
+		if !strings.HasSuffix(p, ".py") {
+			continue
+		}
+		dir, file := filepath.Split(filepath.Join(root, filepath.FromSlash(p)))
+		stale, _ := filepath.Glob(filepath.Join(dir, "__pycache__", strings.TrimSuffix(file, ".py")+".*.pyc"))
+		for _, f := range stale {
+			os.Remove(f)
+		}
+	}
 }
