@@ -14,11 +14,11 @@ require (
 	github.com/aymanbagabas/go-udiff v0.4.1 // unified diffs of a turn for the oracle to review (a port of the Go tools' own diff)
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns
 	github.com/charmbracelet/x/ansi v0.11.9 // ANSI-aware wrapping of what the TUI prints into the scrollback (bubbletea's own dependency)
+	github.com/google/jsonschema-go v0.4.3 // --output-schema validation (draft 2020-12 and draft-07); the MCP SDK's own, with a package init of 0.1 ms
 	github.com/landlock-lsm/go-landlock v0.11.2 // the sandbox's second file layer
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // the MCP client: stdio and streamable HTTP servers, their tools (internal/mcp)
 	github.com/openai/openai-go/v3 v3.98.0 // the official OpenAI Chat Completions and Responses client
 	github.com/rogpeppe/go-internal v1.16.0 // testscript: the CLI tests in testdata/script
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // --output-schema validation
 	github.com/spf13/cobra v1.10.2 // subcommands and flags
 	github.com/tree-sitter/go-tree-sitter v0.25.0 // syntax trees for test protection and JS config reading
 	github.com/tree-sitter/tree-sitter-java v0.23.5 // grammar: Java tests (JUnit)
@@ -59,7 +59,6 @@ require (
 	github.com/dlclark/regexp2 v1.11.0 // indirect
 	github.com/go-logr/logr v1.4.2 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/invopop/jsonschema v0.14.0 // indirect

@@ -17,6 +17,11 @@ func TestLoadSchema(t *testing.T) {
 		{personSchema, ""},
 		{`{"type": 12}`, "not a valid JSON schema"},
 		{`{"type": `, "not valid JSON"},
+		{`{"$schema": "http://json-schema.org/draft-07/schema", "type": "object"}`, ""},
+		{`{"$schema": "https://json-schema.org/draft/2020-12/schema#", "type": "object"}`, ""},
+		{`{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object"}`, `$schema "http://json-schema.org/draft-04/schema#" is not supported`},
+		{`{"properties": {"n": {"pattern": "("}}}`, "not a valid JSON schema"},
+		{`{"$ref": "missing.json"}`, "not a valid JSON schema"},
 	}
 	for i, tc := range tests {
 		p := filepath.Join(dir, "s.json")
@@ -30,6 +35,29 @@ func TestLoadSchema(t *testing.T) {
 	}
 	if _, err := LoadSchema(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("missing schema file accepted")
+	}
+}
+
+// A $ref to another file resolves against the schema's own folder, and
+// the referenced schema is the one that judges the answer.
+func TestSchemaRefToFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "person.json"), []byte(personSchema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "s.json")
+	if err := os.WriteFile(p, []byte(`{"type":"array","items":{"$ref":"person.json"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := LoadSchema(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := pol.check(`[{"name":"ada"}]`); r != "" {
+		t.Errorf("valid answer rejected: %s", r)
+	}
+	if r := pol.check(`[{"name":"ada"},{"nom":"bob"}]`); !strings.Contains(r, "name") {
+		t.Errorf("answer without a name: %q, want the missing property named", r)
 	}
 }
 
