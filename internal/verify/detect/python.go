@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -13,8 +14,16 @@ import (
 
 // pytestProbe exits 0 when the interpreter can import pytest. It is run
 // isolated (-I) from a folder outside the project, so no conftest,
-// sitecustomize or package of the project is imported.
-const pytestProbe = "import importlib.util,sys; sys.exit(0 if importlib.util.find_spec('pytest') else 1)"
+// sitecustomize or package of the project is imported. It writes the
+// folders it searched (NUL-separated), which the remembered answer
+// depends on (probecache.go).
+const pytestProbe = "import importlib.util,sys\n" +
+	"s=importlib.util.find_spec('pytest')\n" +
+	"p=list(sys.path)\n" +
+	"try:\n import site; p+=site.getsitepackages()\nexcept Exception: pass\n" +
+	"if s is not None: p+=[s.origin or '']+list(s.submodule_search_locations or [])\n" +
+	"sys.stdout.write('\\0'.join(x for x in p if isinstance(x,str)))\n" +
+	"sys.exit(0 if s else 1)"
 
 // isPythonProject reports whether root is a Python project: a marker file,
 // or (at the repository root only, so tests/ folders do not become roots)
@@ -174,15 +183,36 @@ func pythonCandidates(root string) []string {
 // hasPytest asks interp, outside the project, whether it can import
 // pytest. PYENV_DIR makes a pyenv shim pick the version the project's
 // .python-version names, as it will when the check runs in root.
+// An answer remembered from an earlier run is used when nothing it
+// depends on changed (probecache.go).
 func hasPytest(ctx context.Context, root, interp string, runner *run.Runner) bool {
+	ok, _ := probePytest(ctx, root, interp, runner)
+	return ok
+}
+
+// probePytest is hasPytest, also telling whether the answer was remembered.
+func probePytest(ctx context.Context, root, interp string, runner *run.Runner) (ok, remembered bool) {
+	key := interpKey(interp, runner != nil && runner.Sandbox != nil)
+	if ok, found := cachedProbe(key); found {
+		return ok, true
+	}
+	var out bytes.Buffer
 	res, err := runner.Run(ctx, run.Spec{
 		Args:    []string{interp, "-I", "-c", pytestProbe},
 		Dir:     probeDir(),
 		Env:     []string{"PYENV_DIR=" + root},
+		Stdout:  &out,
 		Purpose: run.Internal,
 		Timeout: 30 * time.Second,
 	})
-	return err == nil && res.ExitCode == 0 && !res.TimedOut
+	if err != nil || res.TimedOut {
+		return false, false
+	}
+	ok = res.ExitCode == 0
+	if res.ExitCode == 0 || res.ExitCode == 1 {
+		rememberProbe(key, ok, out.Bytes())
+	}
+	return ok, false
 }
 
 // probeDir is where the pytest probe runs: outside the project, so no
