@@ -13,20 +13,46 @@ import (
 // OwnRun is a check the model ran itself, as the gate records it.
 type OwnRun = ownRun
 
-// ParseOwnRun recognizes a check run in a shell command line run in dir
-// (parsed with mvdan.cc/sh); ok is false when it runs no check. A plain run
-// is resolved to what it collects (tests/ holding every test file is the
-// whole suite). Passed, Output and Version are the caller's to fill.
-func ParseOwnRun(cmdline, dir string, checks []string) (OwnRun, bool) {
+// RunEnd is how a bash command ended, as the caller saw it.
+type RunEnd struct {
+	Passed, TimedOut bool
+	Output           string
+}
+
+// OwnRunsOf recognizes the check runs in a shell command line run in dir
+// (parsed with mvdan.cc/sh) that ended as end; nil when it runs no check.
+// A plain run is resolved to what it collects (tests/ holding every test
+// file is the whole suite). A passing && chain of plain check runs gives
+// one passing run per stage; a chain that failed does not say which stage
+// failed, so it is one run that is not plain. Version is the caller's to
+// fill.
+func OwnRunsOf(cmdline, dir string, checks []string, end RunEnd) []OwnRun {
+	if end.Passed && !end.TimedOut {
+		if runs := parseChain(cmdline, dir, checks); runs != nil {
+			for i := range runs {
+				runs[i] = resolved(runs[i])
+				runs[i].Passed, runs[i].Output = true, end.Output
+			}
+			return runs
+		}
+	}
 	r, ok := parseOwnRun(cmdline, dir, checks)
 	if !ok {
-		return r, false
+		return nil
 	}
+	r = resolved(r)
+	r.Passed = end.Passed && !end.TimedOut
+	r.TimedOut, r.Output = end.TimedOut, end.Output
+	return []OwnRun{r}
+}
+
+// resolved is a plain run with what its targets collect.
+func resolved(r ownRun) ownRun {
 	if r.Plain && !r.All {
-		inv := runner.Resolve(dir, r.invocation())
+		inv := runner.Resolve(r.Dir, r.invocation())
 		r.All, r.Targets = inv.All, inv.Targets
 	}
-	return r, true
+	return r
 }
 
 // PriorRuns lets runs stand in for the gate's planned checks: a plain,

@@ -288,20 +288,16 @@ func (p *Policy) recordRun(t *turn, call llm.Part, res tool.Result, st *agent.Tu
 	if dir == "" {
 		dir = st.Root
 	}
-	r, ok := ParseOwnRun(in.Command, dir, p.opts.Checks)
-	if !ok {
-		return
+	end := RunEnd{Passed: res.ExitCode == 0 && !res.TimedOut && !res.IsError, TimedOut: res.TimedOut, Output: res.Output}
+	for _, r := range OwnRunsOf(in.Command, dir, p.opts.Checks, end) {
+		if r.Plain && r.All && !r.Chained && !res.TimedOut && res.Duration > 0 {
+			// The model's own full run measures the suite as well as the
+			// gate's would.
+			p.measured(verify.FullRunKey(dir, r.Runner, strings.Join(r.Args, " ")), res.Duration.Seconds())
+		}
+		r.Version = t.version
+		t.runs = append(t.runs, r)
 	}
-	if r.Plain && r.All && !res.TimedOut && res.Duration > 0 {
-		// The model's own full run measures the suite as well as the
-		// gate's would.
-		p.measured(verify.FullRunKey(dir, r.Runner, strings.Join(r.Args, " ")), res.Duration.Seconds())
-	}
-	r.Passed = res.ExitCode == 0 && !res.TimedOut && !res.IsError
-	r.TimedOut = res.TimedOut
-	r.Output = res.Output
-	r.Version = t.version
-	t.runs = append(t.runs, r)
 }
 
 // newViolations runs test protection on the changed files and returns

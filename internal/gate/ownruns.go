@@ -39,6 +39,9 @@ type ownRun struct {
 	Output   string
 	// Version is the tree version right after the run.
 	Version int
+	// Chained marks one stage of a passing && chain of plain check runs
+	// (its Command is the stage's words; its time is not known alone).
+	Chained bool `json:",omitempty"`
 }
 
 // parseOwnRun recognizes a check run in a bash command line. ok is false
@@ -74,13 +77,70 @@ func parseOwnRun(cmdline, dir string, checks []string) (run ownRun, ok bool) {
 	return run, false
 }
 
+// parseChain reads a command line that chains plain check runs with &&
+// (go vet ./... && go test ./...): one run per stage, each with its own
+// words as its command. nil unless every stage is a plain run of a check;
+// ;, ||, pipes, subshells and any other command in the chain (cd, export)
+// can hide a failure or change what a stage means.
+func parseChain(cmdline, dir string, checks []string) []ownRun {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmdline), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil
+	}
+	top := f.Stmts[0]
+	if top.Negated || top.Background || top.Coprocess || len(top.Redirs) > 0 {
+		return nil
+	}
+	stages := andStages(top)
+	if len(stages) < 2 {
+		return nil
+	}
+	var runs []ownRun
+	for _, st := range stages {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return nil
+		}
+		args := literalArgs(call)
+		inv, ok := classify(args, checks)
+		if !ok || stmtPlainness(st, call, args) != "" || inv.WhyNot != "" {
+			return nil
+		}
+		text := cmdline[st.Pos().Offset():st.End().Offset()]
+		runs = append(runs, ownRun{Command: text, Dir: dir, Runner: inv.Runner, Args: args, Plain: true,
+			All: inv.All, Targets: inv.Targets, Chained: true})
+	}
+	return runs
+}
+
+// andStages flattens a && b && c into its statements; a statement that is
+// not an && list is its own only stage.
+func andStages(st *syntax.Stmt) []*syntax.Stmt {
+	b, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.AndStmt {
+		return []*syntax.Stmt{st}
+	}
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+		return nil
+	}
+	x, y := andStages(b.X), andStages(b.Y)
+	if x == nil || y == nil {
+		return nil
+	}
+	return append(x, y...)
+}
+
 // plainness returns why a command line is not one plain simple command,
 // or "" when it is.
 func plainness(f *syntax.File, call *syntax.CallExpr, args []string) string {
 	if len(f.Stmts) != 1 {
 		return "more than one command"
 	}
-	st := f.Stmts[0]
+	return stmtPlainness(f.Stmts[0], call, args)
+}
+
+// stmtPlainness returns why st is not the plain simple command call, or "".
+func stmtPlainness(st *syntax.Stmt, call *syntax.CallExpr, args []string) string {
 	if st.Cmd != syntax.Command(call) {
 		return "not a simple command (piped, chained or in a subshell)"
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/chanto-dev/chanto/internal/verify"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
@@ -111,5 +112,84 @@ func TestCovers(t *testing.T) {
 		if got := r.covers(tt.dir, tt.runner, tt.full, tt.targets); got != tt.want {
 			t.Errorf("%q covers %s %v full=%v in %s = %v, want %v", tt.cmd, tt.runner, tt.targets, tt.full, tt.dir, got, tt.want)
 		}
+	}
+}
+
+// TestOwnRunsOfChains: each stage of a passing && chain of plain check
+// runs counts as a run of its own; anything that could hide a failing
+// stage or change what a stage means keeps the line one run that is not
+// plain.
+func TestOwnRunsOfChains(t *testing.T) {
+	type stage struct {
+		cmd    string
+		runner detect.Runner
+		plain  bool
+	}
+	vet, test := stage{"go vet ./...", detect.GoVet, true}, stage{"go test ./...", detect.Go, true}
+	notPlainVet := stage{"", detect.GoVet, false}
+	tests := []struct {
+		cmd    string
+		passed bool
+		want   []stage
+	}{
+		{"go vet ./... && go test ./...", true, []stage{vet, test}},
+		{"go vet ./... &&\n  go test ./...", true, []stage{vet, test}},
+		{"go vet ./... 2>&1 && go test ./... 2>&1", true, []stage{{"go vet ./... 2>&1", detect.GoVet, true}, {"go test ./... 2>&1", detect.Go, true}}},
+		{"go vet ./... && go test ./... && /usr/bin/python3 -m pytest", true, []stage{vet, test, {"/usr/bin/python3 -m pytest", detect.Pytest, true}}},
+		{"go test ./...", true, []stage{test}},
+		// A failed chain does not say which stage failed.
+		{"go vet ./... && go test ./...", false, []stage{notPlainVet}},
+		{"go vet ./... ; go test ./...", true, []stage{notPlainVet}},
+		{"go vet ./... || go test ./...", true, []stage{notPlainVet}},
+		{"go vet ./... && go test ./... || true", true, []stage{notPlainVet}},
+		{"go vet ./... | tail -5 && go test ./...", true, []stage{notPlainVet}},
+		{"(go vet ./... && go test ./...)", true, []stage{notPlainVet}},
+		{"{ go vet ./... && go test ./...; } > out.txt", true, []stage{notPlainVet}},
+		{"! go vet ./... && go test ./...", true, []stage{notPlainVet}},
+		{"go vet ./... && go test ./... &", true, []stage{notPlainVet}},
+		{"go vet ./... && go test -run TestA ./...", true, []stage{notPlainVet}},
+		{"go vet ./... && CGO_ENABLED=0 go test ./...", true, []stage{notPlainVet}},
+		{"go vet ./... && go test $(go list ./...)", true, []stage{notPlainVet}},
+		{"go vet ./... && go test ./... < /dev/null", true, []stage{notPlainVet}},
+		{"go vet ./... && echo done", true, []stage{notPlainVet}},
+		{"cd sub && go vet ./... && go test ./...", true, []stage{notPlainVet}},
+		{"export GOFLAGS=-short && go vet ./... && go test ./...", true, []stage{notPlainVet}},
+		{"ls && echo done", true, nil},
+	}
+	for _, tt := range tests {
+		runs := OwnRunsOf(tt.cmd, "/p", nil, RunEnd{Passed: tt.passed})
+		if len(runs) != len(tt.want) {
+			t.Errorf("%q: %d runs, want %d: %+v", tt.cmd, len(runs), len(tt.want), runs)
+			continue
+		}
+		for i, w := range tt.want {
+			r := runs[i]
+			cmd := w.cmd
+			if cmd == "" {
+				cmd = tt.cmd
+			}
+			if r.Command != cmd || r.Runner != w.runner || r.Plain != w.plain || r.Passed != tt.passed || r.Chained != (len(tt.want) > 1) {
+				t.Errorf("%q stage %d: got %q runner=%s plain=%v (%s) passed=%v chained=%v; want %q %s plain=%v",
+					tt.cmd, i, r.Command, r.Runner, r.Plain, r.WhyNot, r.Passed, r.Chained, cmd, w.runner, w.plain)
+			}
+		}
+	}
+}
+
+// TestChainedRunsStandIn: a passing chain settles each check it covers.
+func TestChainedRunsStandIn(t *testing.T) {
+	runs := OwnRunsOf("go vet ./... && go test ./...", "/p", nil, RunEnd{Passed: true})
+	prior := priorRuns(runs, 0)
+	for _, pl := range []verify.Planned{
+		{Runner: detect.GoVet, Dir: "/p", Full: true, Command: "go vet ./..."},
+		{Runner: detect.Go, Dir: "/p", Targets: []string{"./a"}, Command: "go test ./a"},
+	} {
+		if p := prior(pl); p == nil || !p.Passed || p.Command == "go vet ./... && go test ./..." {
+			t.Errorf("%s: prior = %+v, want the stage's own passing run", pl.Command, p)
+		}
+	}
+	failed := OwnRunsOf("go vet ./... && go test ./...", "/p", nil, RunEnd{Passed: false})
+	if p := priorRuns(failed, 0)(verify.Planned{Runner: detect.Go, Dir: "/p", Full: true}); p != nil {
+		t.Errorf("a failed chain stood in for go test: %+v", p)
 	}
 }

@@ -71,14 +71,10 @@ func (c *call) afterTool(ctx context.Context) answer {
 // recordRun keeps the model's own check run, parsed as the agent's gate
 // parses one; only a run whose success the agent reports can stand in.
 func (c *call) recordRun(cmd string, tr *tree) {
-	r, ok := gate.ParseOwnRun(cmd, c.p.Cwd, c.opts.Checks)
-	if !ok {
-		return
-	}
 	passed, known, output := c.opts.Agent.runOutcome(c.p)
-	r.Passed = passed && known
-	r.Output = output
-	c.st.Turn.Runs = append(c.st.Turn.Runs, recordedRun{OwnRun: r, Digest: tr.digest})
+	for _, r := range gate.OwnRunsOf(cmd, c.p.Cwd, c.opts.Checks, gate.RunEnd{Passed: passed && known, Output: output}) {
+		c.st.Turn.Runs = append(c.st.Turn.Runs, recordedRun{OwnRun: r, Digest: tr.digest})
+	}
 }
 
 // sameTurn reports whether the event belongs to the turn whose snapshot

@@ -202,3 +202,33 @@ func TestTaskNotificationKeepsTheTurn(t *testing.T) {
 		t.Fatalf("a new turn with nothing changed since its start was blocked: %v", a)
 	}
 }
+
+// TestChainedOwnRunStandsIn: the model's passing `go vet ./... && go test
+// ./...` is both checks' own run; a chain with `;` is neither.
+func TestChainedOwnRunStandsIn(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		own  int // checks shown as the model's own run
+		desc string
+	}{
+		{"go vet ./... && go test ./...", 2, "an && chain of plain checks"},
+		{"go vet ./... ; go test ./...", 0, "a ; list, whose status is the last command's"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := calcProject(t)
+			h := newHookCall(t, Claude, dir)
+			h.send("UserPromptSubmit", map[string]any{"prompt": "fix Add"})
+			write(t, dir, "calc.go", "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n")
+			h.send("PostToolUse", map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": filepath.Join(dir, "calc.go")}})
+			h.send("PostToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": tc.cmd}, "tool_response": map[string]any{"stdout": "ok", "stderr": ""}})
+			a := h.send("Stop", map[string]any{"stop_hook_active": false})
+			msg := str(a, "systemMessage")
+			if a["decision"] != nil || !strings.HasPrefix(msg, "Verified: ") {
+				t.Fatalf("fixed code not verified: %v", a)
+			}
+			if n := strings.Count(msg, "your own run, not repeated"); n != tc.own {
+				t.Fatalf("%d checks shown as the model's own run, want %d: %s", n, tc.own, msg)
+			}
+		})
+	}
+}
