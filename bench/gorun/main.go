@@ -39,6 +39,7 @@ import (
 func main() {
 	faults := flag.Int("faults", 20, "faults per module")
 	seed := flag.Int64("seed", 1, "random seed")
+	flag.BoolVar(&selectOnly, "select-only", false, "select only: report each fault's pattern or why there is none, run no tests")
 	flag.Parse()
 	// Every pattern is judged, however fast the tests; the report says
 	// which ones the time rule would have kept.
@@ -60,6 +61,9 @@ func main() {
 		}
 	}
 }
+
+// selectOnly skips the test runs, to see quickly why patterns do not apply.
+var selectOnly bool
 
 var (
 	restoreMu sync.Mutex
@@ -255,6 +259,9 @@ func runFault(dir string, s site) (result, bool) {
 	}
 	st := selecttest.LastGoRunStats()
 	r.pattern, r.why, r.tests, r.names, r.parsed, r.filesParsed = sel.RunPattern, st.Why, st.Tests, st.Names, st.Parsed, st.Files
+	if selectOnly {
+		return r, true
+	}
 	wholeArgs := sel.Args
 	if sel.RunPattern != "" {
 		wholeArgs = append([]string{"go", "test"}, sel.Args[4:]...)
