@@ -28,7 +28,7 @@ func init() {
 		targets: NoTargets,
 		flags: Flags{
 			Safe:    []string{"--ci", "--silent", "--verbose", "--runInBand", "-i", "--coverage", "--colors", "--no-cache", "--json", "--detectOpenHandles", "--forceExit"},
-			Filters: []string{"-t", "--testNamePattern", "-o", "--onlyChanged", "--changedSince", "--findRelatedTests", "--listTests", "--testPathPattern", "--testPathIgnorePatterns", "--lastCommit", "--onlyFailures", "-f", "--passWithNoTests", "--bail", "--shard", "--selectProjects"},
+			Filters: []string{"-t", "--testNamePattern", "-o", "--onlyChanged", "--changedSince", "--findRelatedTests", "--runTestsByPath", "--roots", "--listTests", "--testPathPattern", "--testPathIgnorePatterns", "--lastCommit", "--onlyFailures", "-f", "--passWithNoTests", "--bail", "--shard", "--selectProjects"},
 		},
 		env:      jsEnv,
 		collects: []string{"**/__tests__/**/*.?(c|m)[jt]s?(x)", "**/*.{test,spec}.?(c|m)[jt]s?(x)"},
@@ -238,8 +238,15 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 // Related builds `jest ... --findRelatedTests FILES`, through the test
 // script when that is one plain jest command.
 func (jest) Related(dir string, args, files []string) ([]string, scope.Reason) {
+	return jestWith(dir, args, append([]string{"--findRelatedTests"}, files...))
+}
+
+// jestWith adds extra to a jest invocation: after its own words when args
+// run jest directly, after "--" when they run a test script that is one
+// plain jest command.
+func jestWith(dir string, args, extra []string) ([]string, scope.Reason) {
 	if runnerAt(args, "jest") >= 0 {
-		return append(append(append([]string{}, args...), "--findRelatedTests"), files...), scope.Reason{}
+		return append(append([]string{}, args...), extra...), scope.Reason{}
 	}
 	words, isScript, reason := npmScript(dir, args)
 	if !isScript {
@@ -258,5 +265,5 @@ func (jest) Related(dir string, args, files []string) ([]string, scope.Reason) {
 	if args[0] == "npm" && !slices.Contains(args, "--") {
 		out = append(out, "--")
 	}
-	return append(append(out, "--findRelatedTests"), files...), scope.Reason{}
+	return append(out, extra...), scope.Reason{}
 }

@@ -1,13 +1,18 @@
 package selecttest
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
@@ -27,8 +32,10 @@ var jsTestName = regexp.MustCompile(`\.(test|spec)\.[cm]?[jt]sx?$`)
 // selectNode hands the changed files to the runner's own related-test
 // mode: jest --findRelatedTests, vitest related --run. Whether a file has
 // related tests is only known when that runs; a run that finds none is
-// the caller's cue to run the full suite (see FallbackReason).
-func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
+// the caller's cue to run the full suite (see FallbackReason). A jest
+// configuration that may limit the roots jest crawls is listed first
+// instead (listRelated).
+func selectNode(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	if n := countJSTests(in.Check.Dir); n <= MinTestFiles {
 		return fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
@@ -72,11 +79,86 @@ func selectNode(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 	if len(args) == 0 {
 		args = runner.SimpleWords(in.Check.Command)
 	}
-	out, reason := runner.For(in.Check.Runner).Related(in.Check.Dir, args, files)
+	rn := runner.For(in.Check.Runner)
+	if l, ok := rn.(runner.RelatedLister); ok {
+		if sel, listed := listRelated(ctx, r, in, l, args, files); listed {
+			return sel, nil
+		}
+	}
+	out, reason := rn.Related(in.Check.Dir, args, files)
 	if out == nil {
 		return fullSelection(in.Check, reason), nil
 	}
 	return narrowed(out, files, nil), nil
+}
+
+// listTimeout bounds the listing run of the related tests.
+const listTimeout = 3 * time.Minute
+
+// listRelated selects through a listing run when the runner needs one
+// (jest with configured roots): the related test files are listed over
+// the whole project, then run by path. listed is false when the runner's
+// one-run related mode sees the whole project.
+func listRelated(ctx context.Context, r *run.Runner, in Input, l runner.RelatedLister, args, files []string) (sel Selection, listed bool) {
+	dir := in.Check.Dir
+	listArgs, reason := l.ListRelated(dir, args, files)
+	if listArgs == nil {
+		if !reason.IsZero() {
+			return fullSelection(in.Check, reason), true
+		}
+		return Selection{}, false
+	}
+	related, why := runList(ctx, r, in, l, listArgs)
+	if !why.IsZero() {
+		return fullSelection(in.Check, why), true
+	}
+	all, why := runList(ctx, r, in, l, l.ListAll(dir, args))
+	if !why.IsZero() {
+		return fullSelection(in.Check, why), true
+	}
+	// The widened roots may reach tests the configuration leaves out.
+	tests := slices.DeleteFunc(related, func(t string) bool { return !slices.Contains(all, t) })
+	switch len(tests) {
+	case 0:
+		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), true
+	case len(all):
+		return fullSelection(in.Check, scope.For(scope.ReachesAll, "test file")), true
+	}
+	out, reason := l.RunPaths(dir, args, tests)
+	if out == nil {
+		return fullSelection(in.Check, reason), true
+	}
+	return narrowed(out, files, nil), true
+}
+
+// runList runs one listing and reads the test files it printed; a zero
+// reason means it worked.
+func runList(ctx context.Context, r *run.Runner, in Input, l runner.RelatedLister, args []string) ([]string, scope.Reason) {
+	if args == nil {
+		return nil, scope.Reason{Code: scope.NotWorkedOut, Detail: "the test files cannot be listed"}
+	}
+	var stdout bytes.Buffer
+	res, err := r.Run(ctx, run.Spec{Args: args, Dir: in.Check.Dir, Purpose: run.Check, Env: runner.For(in.Check.Runner).Env(),
+		Timeout: listTimeout, Stdout: &stdout, Approve: shell.Join(args)})
+	switch {
+	case err != nil:
+		return nil, scope.Reason{Code: scope.NotWorkedOut, Detail: shell.Join(args) + ": " + err.Error()}
+	case res.ExitCode != 0 || res.TimedOut:
+		return nil, scope.Reason{Code: scope.NotWorkedOut, Detail: listFailure(args, res)}
+	}
+	tests, err := l.ParseList(in.Check.Dir, stdout.Bytes())
+	if err != nil {
+		return nil, scope.Reason{Code: scope.NotWorkedOut, Detail: err.Error()}
+	}
+	return tests, scope.Reason{}
+}
+
+// listFailure says how a listing run failed: its command and last line.
+func listFailure(args []string, res run.Result) string {
+	if res.TimedOut {
+		return shell.Join(args) + " timed out"
+	}
+	return fmt.Sprintf("%s exited %d: %s", shell.Join(args), res.ExitCode, lastLine(res.Output))
 }
 
 // snapshotTest maps a jest or vitest snapshot, __snapshots__/x.test.ts.snap,
