@@ -28,7 +28,7 @@ import (
 // narrowers take the base tree into account (a package, file or test the
 // base lacks is left out, so the run does not fail on it); the other
 // runners use their own NarrowTests from the registry.
-var narrowers = map[detect.Runner]func(dir string, args []string, fs []Failure) ([]string, bool){
+var narrowers = map[detect.Runner]func(base baseTree, args []string, fs []Failure) ([]string, bool){
 	detect.Go:       narrowGoTest,
 	detect.GoVet:    narrowGoVet,
 	detect.Pytest:   narrowPytest,
@@ -36,20 +36,27 @@ var narrowers = map[detect.Runner]func(dir string, args []string, fs []Failure) 
 	detect.Cargo:    narrowCargo,
 }
 
-// baselineSelection is what the baseline of a failing check runs, in dir
-// (the check's folder as the base has it: put back, or a copy).
-func baselineSelection(dir string, last *CheckRun, failures []Failure, sel selecttest.Selection) selecttest.Selection {
+// baseTree is the check's folder as the base has it (put back, or a
+// copy) and the files there that the change added, which the base lacks
+// (paths relative to the folder).
+type baseTree struct {
+	dir   string
+	added map[string]bool
+}
+
+// baselineSelection is what the baseline of a failing check runs in base.
+func baselineSelection(base baseTree, last *CheckRun, failures []Failure, sel selecttest.Selection) selecttest.Selection {
 	if len(failures) == 0 || len(last.args) == 0 {
 		return sel
 	}
 	var args []string
 	var ok bool
 	if nr := narrowers[last.check.Runner]; nr != nil {
-		args, ok = nr(dir, withoutTargets(withoutRunPattern(last.args), last.Targets), failures)
+		args, ok = nr(base, withoutTargets(withoutRunPattern(last.args), last.Targets), failures)
 	} else {
 		// jest, vitest (-t over the full names), gotestsum: the runner's
 		// own narrowing, within the files the check ran.
-		args, ok = runner.For(last.check.Runner).NarrowTests(dir, last.args, failures)
+		args, ok = runner.For(last.check.Runner).NarrowTests(base.dir, last.args, failures)
 	}
 	if !ok {
 		return sel
@@ -102,7 +109,8 @@ func splitGoID(id string) (pkg, test string, ok bool) {
 // narrowGoTest runs the failing top-level tests (subtests with them) in
 // their packages; a package that did not build is built again. Packages
 // that do not exist at the base are left out: their tests are new.
-func narrowGoTest(dir string, args []string, fs []Failure) ([]string, bool) {
+func narrowGoTest(base baseTree, args []string, fs []Failure) ([]string, bool) {
+	dir := base.dir
 	if len(args) < 2 || args[0] != "go" || args[1] != "test" || hasFlag(args[2:]) {
 		return nil, false
 	}
@@ -147,7 +155,8 @@ func narrowGoTest(dir string, args []string, fs []Failure) ([]string, bool) {
 }
 
 // narrowGoVet vets again only the packages that have findings.
-func narrowGoVet(dir string, args []string, fs []Failure) ([]string, bool) {
+func narrowGoVet(base baseTree, args []string, fs []Failure) ([]string, bool) {
+	dir := base.dir
 	if len(args) < 2 || args[0] != "go" || args[1] != "vet" || hasFlag(args[2:]) {
 		return nil, false
 	}
@@ -170,23 +179,29 @@ func narrowGoVet(dir string, args []string, fs []Failure) ([]string, bool) {
 }
 
 // narrowPytest runs the failing test files with -k naming the failing
-// functions (a parametrized test runs with all its parameters). A file the
-// base does not have holds only new tests and is left out.
-func narrowPytest(dir string, args []string, fs []Failure) ([]string, bool) {
+// tests (a parametrized test runs with all its parameters; a doctest is
+// named by its file or object, "a.rst", "pkg.mod.f"). A file the change
+// added holds only new tests and is left out; a failure whose file cannot
+// be found otherwise keeps the check's selection, for a failure left out
+// would count as new.
+func narrowPytest(base baseTree, args []string, fs []Failure) ([]string, bool) {
 	files, names := map[string]bool{}, map[string]bool{}
 	for _, f := range fs {
 		cls, name, ok := strings.Cut(f.ID, "::")
 		if !ok || cls == "" {
 			return nil, false // a collection error
 		}
-		file, ok := pytestFile(dir, cls)
+		file, _, ok := runner.PytestFile(base.dir, cls)
 		if !ok {
-			continue
+			if addedFile(base.added, cls) {
+				continue
+			}
+			return nil, false
 		}
 		if i := strings.IndexByte(name, '['); i >= 0 {
 			name = name[:i]
 		}
-		if !pyIdent.MatchString(name) {
+		if !pytestKeyword.MatchString(name) || pytestOperators[name] {
 			return nil, false
 		}
 		files[file], names[name] = true, true
@@ -199,23 +214,27 @@ func narrowPytest(dir string, args []string, fs []Failure) ([]string, bool) {
 	return append(out, "-k", strings.Join(sortedSet(names), " or ")), true
 }
 
-var pyIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// pytestKeyword is a name -k takes as one word (pytest 6 and later match
+// it as a substring of the tests' names); the operators are not names.
+var (
+	pytestKeyword   = regexp.MustCompile(`^[\w:+\-.\[\]\\/]+$`)
+	pytestOperators = map[string]bool{"and": true, "or": true, "not": true}
+)
 
-// pytestFile finds the file of a JUnit classname ("tests.test_a.TestK"):
-// the longest dotted prefix that is a .py file under dir.
-func pytestFile(dir, classname string) (string, bool) {
-	parts := strings.Split(classname, ".")
-	for k := len(parts); k > 0; k-- {
-		rel := strings.Join(parts[:k], "/") + ".py"
-		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && fi.Mode().IsRegular() {
-			return rel, true
+// addedFile reports whether a JUnit classname lies in a file the change
+// added (junit writes tests/new.py's class K as "tests.new.K").
+func addedFile(added map[string]bool, classname string) bool {
+	for p := range added {
+		dotted := strings.ReplaceAll(strings.TrimSuffix(p, ".py"), "/", ".")
+		if classname == dotted || strings.HasPrefix(classname, dotted+".") {
+			return true
 		}
 	}
-	return "", false
+	return false
 }
 
 // narrowUnittest names the failing tests (mod.Class.test_x) to unittest.
-func narrowUnittest(_ string, args []string, fs []Failure) ([]string, bool) {
+func narrowUnittest(_ baseTree, args []string, fs []Failure) ([]string, bool) {
 	if len(args) < 3 || args[len(args)-2] != "-m" && !slices.Contains(args, "unittest") {
 		return nil, false
 	}
@@ -247,7 +266,7 @@ func slicesDropDiscover(args []string) []string {
 // narrowCargo runs the failing tests by their exact paths in every test
 // binary of the same selection (a name that another binary also has runs
 // there too, which only costs time).
-func narrowCargo(_ string, args []string, fs []Failure) ([]string, bool) {
+func narrowCargo(_ baseTree, args []string, fs []Failure) ([]string, bool) {
 	if len(args) < 2 || args[0] != "cargo" || args[1] != "test" || slices.Contains(args, "--") {
 		return nil, false
 	}

@@ -13,11 +13,14 @@ import (
 func TestBaselineNarrowing(t *testing.T) {
 	dir := t.TempDir()
 	for p, body := range map[string]string{
-		"go.mod":            "module example.com/m\n\ngo 1.22\n",
-		"a/a.go":            "package a\n",
-		"b/b.go":            "package b\n",
-		"tests/test_x.py":   "def test_one(): pass\n",
-		"tests/__init__.py": "",
+		"go.mod":                          "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":                          "package a\n",
+		"b/b.go":                          "package b\n",
+		"tests/test_x.py":                 "def test_one(): pass\n",
+		"tests/__init__.py":               "",
+		"docs/usage/create-a-version.rst": ">>> 1\n1\n",
+		"src/pkg/mod.py":                  "def f():\n    \"\"\">>> f()\"\"\"\n",
+		"tests/v1.2/test_dotted.py":       "def test_d(): pass\n",
 	} {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -36,7 +39,7 @@ func TestBaselineNarrowing(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		nr   func(string, []string, []Failure) ([]string, bool)
+		nr   func(baseTree, []string, []Failure) ([]string, bool)
 		args []string
 		fs   []Failure
 		want []string // nil: not narrowed
@@ -57,9 +60,17 @@ func TestBaselineNarrowing(t *testing.T) {
 			f("a/a.go: printf: bad", "b/b_test.go: struct field tag", "a/a.go: other"),
 			[]string{"go", "vet", "./a", "./b"}},
 		{"vet finding outside the module", narrowGoVet, []string{"go", "vet"}, f("../x/x.go: bad"), nil},
-		{"pytest: files and -k", narrowPytest, []string{"python3", "-m", "pytest"},
+		{"pytest: files and -k; a file the change added is left out", narrowPytest, []string{"python3", "-m", "pytest"},
 			f("tests.test_x::test_one", "tests.test_x.TestK::test_two[1-2]", "tests.test_new::test_n"),
 			[]string{"python3", "-m", "pytest", "tests/test_x.py", "-k", "test_one or test_two"}},
+		{"pytest: doctests of a text file and of a module", narrowPytest, []string{"python3", "-m", "pytest"},
+			f("docs.usage.create-a-version.rst::create-a-version.rst", "src.pkg.mod::pkg.mod.f"),
+			[]string{"python3", "-m", "pytest", "docs/usage/create-a-version.rst", "src/pkg/mod.py", "-k", "create-a-version.rst or pkg.mod.f"}},
+		{"pytest: a folder with a dot", narrowPytest, []string{"python3", "-m", "pytest"},
+			f("tests.v1.2.test_dotted::test_d"),
+			[]string{"python3", "-m", "pytest", "tests/v1.2/test_dotted.py", "-k", "test_d"}},
+		{"pytest: a failure whose file is not found is not left out", narrowPytest, []string{"python3", "-m", "pytest"},
+			f("tests.test_x::test_one", "docs.gone.rst::gone.rst"), nil},
 		{"pytest collection error", narrowPytest, []string{"python3", "-m", "pytest"}, f("tests/test_x.py"), nil},
 		{"unittest names", narrowUnittest, []string{"python3", "-m", "unittest", "discover"},
 			f("tests.test_x.T.test_one"), []string{"python3", "-m", "unittest", "tests.test_x.T.test_one"}},
@@ -70,7 +81,7 @@ func TestBaselineNarrowing(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := tc.nr(dir, tc.args, tc.fs)
+			got, ok := tc.nr(baseTree{dir: dir, added: map[string]bool{"tests/test_new.py": true}}, tc.args, tc.fs)
 			if tc.want == nil {
 				if ok {
 					t.Fatalf("narrowed to %q, want the check's own selection", got)

@@ -143,7 +143,7 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 	sel := selecttest.Selection{Scope: last.Scope, Args: last.args, Targets: last.Targets}
 	narrowed := false
 	narrow := func(dir string) selecttest.Selection {
-		bs := baselineSelection(dir, last, failures, sel)
+		bs := baselineSelection(e.baseTree(dir, last.check.Dir), last, failures, sel)
 		narrowed = bs.Reason.Code == scope.FailingOnly
 		return bs
 	}
@@ -179,6 +179,26 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 		b.Failures = []Failure{}
 	}
 	return b, br, nil
+}
+
+// baseTree describes dir, the base version of the check folder checkDir
+// (the working tree with the changes put back, or a copy): the changed
+// files missing there are the ones the change added.
+func (e *engine) baseTree(dir, checkDir string) baseTree {
+	bt := baseTree{dir: dir, added: map[string]bool{}}
+	rel := e.relDir(checkDir)
+	for _, p := range e.cs.Changed {
+		if rel != "." {
+			var ok bool
+			if p, ok = strings.CutPrefix(p, rel+"/"); !ok {
+				continue
+			}
+		}
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			bt.added[p] = true
+		}
+	}
+	return bt
 }
 
 // useCopy tells whether the baseline runs in a throwaway copy of the base

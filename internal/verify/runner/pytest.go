@@ -107,17 +107,50 @@ func (p pytest) NarrowTests(dir string, args []string, tests []Failure) ([]strin
 }
 
 // pytestNodeID turns junit's "pkg.mod.Class" and "test_x" into
-// "pkg/mod.py::Class::test_x": the longest dotted prefix that is a file.
+// "pkg/mod.py::Class::test_x".
 func pytestNodeID(dir, classname, name string) (string, bool) {
-	parts := strings.Split(classname, ".")
-	for n := len(parts); n > 0; n-- {
-		file := strings.Join(parts[:n], "/") + ".py"
-		if !pathExists(filepath.Join(dir, filepath.FromSlash(file))) {
-			continue
-		}
-		return strings.Join(append(append([]string{file}, parts[n:]...), name), "::"), true
+	file, rest, ok := PytestFile(dir, classname)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return strings.Join(append(append([]string{file}, rest...), name), "::"), true
+}
+
+// PytestFile finds the file of a JUnit classname under dir. pytest makes
+// the classname from the node id, writing the file's path with dots for
+// slashes and without ".py": "tests.test_a.TestK" is tests/test_a.py's
+// class TestK, "docs.usage.a.rst" the doctests of docs/usage/a.rst, and a
+// folder or a text file may have dots of its own. The longest run of the
+// parts that names a file wins; rest are the classes after it.
+func PytestFile(dir, classname string) (file string, rest []string, ok bool) {
+	parts := strings.Split(classname, ".")
+	best := 0
+	var walk func(rel string, i int)
+	walk = func(rel string, i int) {
+		for j := i + 1; j <= len(parts); j++ {
+			p := path.Join(rel, strings.Join(parts[i:j], "."))
+			full := filepath.Join(dir, filepath.FromSlash(p))
+			switch {
+			case j > best && isRegular(full+".py"):
+				best, file = j, p+".py"
+			case j > best && !strings.HasSuffix(p, ".py") && isRegular(full):
+				best, file = j, p
+			}
+			if fi, err := os.Stat(full); err == nil && fi.IsDir() {
+				walk(p, j)
+			}
+		}
+	}
+	walk("", 0)
+	if best == 0 {
+		return "", nil, false
+	}
+	return file, parts[best:], true
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func pathExists(p string) bool {
