@@ -26,6 +26,11 @@ import (
 // ~/.chanto/cache/baseline/; for an agent turn's snapshot, in memory for
 // the turn.
 
+// recordVersion is part of every key: records written before a fix to
+// how the baseline decides are not read again (version 1 kept doctests of
+// text files as passing at the base without running them).
+const recordVersion = "2"
+
 // wholeCheck is the record's ID for a check that names no failures.
 const wholeCheck = "\x00whole check"
 
@@ -55,7 +60,7 @@ func (e *engine) baselineKey(ctx context.Context, last *CheckRun) (key string, o
 		base = fmt.Sprintf("snapshot %T %p", src, src)
 	}
 	h := sha256.New()
-	for _, s := range []string{base, e.relDir(last.check.Dir), string(last.check.Runner), last.check.Command, installedStamp(e.cs.Root)} {
+	for _, s := range []string{recordVersion, base, e.relDir(last.check.Dir), string(last.check.Runner), last.check.Command, installedStamp(e.cs.Root)} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
