@@ -194,8 +194,12 @@ func argv(ctx context.Context, r *run.Runner, c Cmd) ([]string, error) {
 
 // filtersOff lists settings that empty every content filter the
 // configuration defines (in any file, included ones too), so no clean or
-// process command runs and a file is hashed as its bytes.
+// process command runs and a file is hashed as its bytes. When the
+// configuration files certainly define none, git is not asked.
 func filtersOff(ctx context.Context, r *run.Runner, dir string) ([]string, error) {
+	if noFilters(r, dir) {
+		return nil, nil
+	}
 	out, err := call(ctx, r, Cmd{Dir: dir, Args: []string{"config"}},
 		slices.Concat([]string{"git"}, settings, []string{"config", "-z", "--name-only", "--get-regexp", `^filter\.`}))
 	var ge *Error

@@ -45,7 +45,7 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	top, err := git.Output(ctx, r, abs, "rev-parse", "--show-toplevel")
+	top, err := git.Top(ctx, r, abs)
 	if err != nil {
 		var ge *git.Error
 		var nf *run.NotFoundError
@@ -57,17 +57,20 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 		}
 		return ChangeSet{}, err
 	}
-	cs := ChangeSet{Root: strings.TrimSpace(string(top)), Git: true}
+	cs := ChangeSet{Root: top, Git: true}
 	rev := base
 	if rev == "" {
 		rev = "HEAD"
 	}
-	if _, err := git.Output(ctx, r, cs.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		if base != "" {
-			return ChangeSet{}, fmt.Errorf("--base %s: not a commit in this repository", base)
+	// HEAD's files can tell it names a commit, without a git run.
+	if base != "" || !git.HasHead(r, cs.Root) {
+		if _, err := git.Output(ctx, r, cs.Root, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
+			if base != "" {
+				return ChangeSet{}, fmt.Errorf("--base %s: not a commit in this repository", base)
+			}
+			// No commits yet: everything in the index and worktree is new.
+			return changesNoCommits(ctx, r, cs)
 		}
-		// No commits yet: everything in the index and worktree is new.
-		return changesNoCommits(ctx, r, cs)
 	}
 	if base != "" {
 		rev = branchPoint(ctx, r, cs.Root, base)
