@@ -22,6 +22,7 @@ var layer = map[string]int{
 	"internal/agents":                12,
 	"internal/shell":                 0,
 	"internal/ini":                   0,
+	"internal/verify/pytestconf":     1,
 	"internal/run":                   10,
 	"internal/git":                   15,
 	"internal/llm":                   10,

@@ -9,8 +9,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/chanto-dev/chanto/internal/ini"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
 // A Python project in a src layout (src/pkg/__init__.py) whose package is
@@ -91,7 +91,7 @@ func packageReason(c detect.Check, pkg, where string) string {
 	if c.Runner != detect.Pytest {
 		return why + " or run the tests with PYTHONPATH=" + path.Dir(where)
 	}
-	if file, ok := pytestConfig(c.Dir, path.Dir(where)); ok {
+	if file, ok := pytestConfig(c.Dir, path.Dir(where), pytestconf.ParseVersion(c.Version)); ok {
 		return why + " or set " + file
 	}
 	return why
@@ -132,36 +132,30 @@ func packageFolder(dir, top string) string {
 }
 
 // pytestConfig says where pytest's pythonpath setting would go, as the
-// text after "set": in the file pytest reads its configuration from.
-// false when that file already sets pythonpath (then the advice would
-// be wrong) or cannot be read.
-func pytestConfig(dir, folder string) (string, bool) {
-	for _, f := range []struct{ file, section string }{{"pytest.ini", "pytest"}, {"tox.ini", "pytest"}, {"setup.cfg", "tool:pytest"}} {
-		data, err := os.ReadFile(filepath.Join(dir, f.file))
-		if err != nil {
-			continue
-		}
-		sec, ok := ini.Parse(string(data)).Section(f.section)
-		if !ok {
-			continue
-		}
-		if _, set := sec["pythonpath"]; set {
+// text after "set": in the file the pytest of version v reads its
+// configuration from (pyproject.toml when there is none). false when that
+// file already sets pythonpath (then the advice would be wrong) or cannot
+// be read.
+func pytestConfig(dir, folder string, v pytestconf.Version) (string, bool) {
+	file, opts := pytestconf.Find(v, func(name string) ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		return data, err == nil
+	})
+	if _, set := opts["pythonpath"]; set {
+		return "", false
+	}
+	switch file {
+	case "":
+		if _, err := os.Stat(filepath.Join(dir, "pyproject.toml")); err != nil {
 			return "", false
 		}
-		return "pythonpath = " + folder + " under [" + f.section + "] in " + f.file, true
+		return `pythonpath = ["` + folder + `"] under [tool.pytest.ini_options] in pyproject.toml`, true
+	case "pyproject.toml":
+		return `pythonpath = ["` + folder + `"] under [tool.pytest.ini_options] in pyproject.toml`, true
+	case "pytest.toml", ".pytest.toml":
+		return `pythonpath = ["` + folder + `"] under [pytest] in ` + file, true
+	case "setup.cfg":
+		return "pythonpath = " + folder + " under [tool:pytest] in setup.cfg", true
 	}
-	var doc struct {
-		Tool struct {
-			Pytest struct {
-				Options map[string]any `toml:"ini_options"`
-			} `toml:"pytest"`
-		} `toml:"tool"`
-	}
-	if _, err := toml.DecodeFile(filepath.Join(dir, "pyproject.toml"), &doc); err != nil {
-		return "", false
-	}
-	if _, set := doc.Tool.Pytest.Options["pythonpath"]; set {
-		return "", false
-	}
-	return `pythonpath = ["` + folder + `"] under [tool.pytest.ini_options] in pyproject.toml`, true
+	return "pythonpath = " + folder + " under [pytest] in " + file, true
 }

@@ -66,6 +66,10 @@ type Check struct {
 	// Timeout, when set, is the check's own time limit (a team check's
 	// timeout_secs); 0 means the gate's.
 	Timeout time.Duration
+	// Version is the version of the check's tool when detection asked
+	// it (pytest's, "7.2.1"), which decides what it reads; "" when not
+	// known.
+	Version string
 	// Note says something about how the check was chosen that the user
 	// would want to know ("the virtualenv venv/ has no pytest, so
 	// /usr/bin/python3 ran the tests"); the evidence carries it.

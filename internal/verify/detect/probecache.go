@@ -27,12 +27,13 @@ import (
 // resolved, a wrapper) may run anything next time, so it is always asked.
 
 // probeRecordVersion changes when the record's meaning does.
-const probeRecordVersion = 1
+const probeRecordVersion = 2
 
 // probeRecord is one interpreter's remembered answer.
 type probeRecord struct {
 	Key       string            `json:"key"`
 	HasPytest bool              `json:"has_pytest"`
+	Version   string            `json:"version,omitempty"`
 	Paths     map[string]string `json:"paths"`
 }
 
@@ -100,14 +101,14 @@ func searchedStamps(paths []string) map[string]string {
 
 // cachedProbe returns the remembered answer for the interpreter key
 // describes, when everything it depends on is unchanged.
-func cachedProbe(key string) (hasPytest, ok bool) {
+func cachedProbe(key string) (hasPytest bool, version string, ok bool) {
 	if key == "" {
-		return false, false
+		return false, "", false
 	}
 	recs := readProbeRecords()
 	rec, found := recs[key]
 	if !found || len(rec.Paths) == 0 {
-		return false, false
+		return false, "", false
 	}
 	paths := make([]string, 0, len(rec.Paths))
 	for p := range rec.Paths {
@@ -117,20 +118,20 @@ func cachedProbe(key string) (hasPytest, ok bool) {
 	}
 	now := searchedStamps(paths)
 	if len(now) != len(rec.Paths) {
-		return false, false // a .pth file came or went
+		return false, "", false // a .pth file came or went
 	}
 	for p, stamp := range rec.Paths {
 		if now[p] != stamp {
-			return false, false
+			return false, "", false
 		}
 	}
-	return rec.HasPytest, true
+	return rec.HasPytest, rec.Version, true
 }
 
 // rememberProbe records an interpreter's answer with the folders it
 // searched (the probe's output: NUL-separated paths). Failing to write
 // only costs the next run a probe.
-func rememberProbe(key string, hasPytest bool, searched []byte) {
+func rememberProbe(key string, hasPytest bool, version string, searched []byte) {
 	if key == "" {
 		return
 	}
@@ -144,7 +145,7 @@ func rememberProbe(key string, hasPytest bool, searched []byte) {
 		return // not the output the probe writes: ask again next time
 	}
 	recs := readProbeRecords()
-	recs[key] = probeRecord{Key: key, HasPytest: hasPytest, Paths: searchedStamps(paths)}
+	recs[key] = probeRecord{Key: key, HasPytest: hasPytest, Version: version, Paths: searchedStamps(paths)}
 	writeProbeRecords(recs)
 }
 

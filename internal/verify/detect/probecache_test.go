@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ func TestPythonProbeRememberedUntilSitePackagesChange(t *testing.T) {
 	r := &run.Runner{}
 	probe := func(step string, wantOK, wantRemembered bool) {
 		t.Helper()
-		ok, remembered := probePytest(ctx, t.TempDir(), interp, r)
+		ok, _, remembered := probePytest(ctx, t.TempDir(), interp, r)
 		if ok != wantOK || remembered != wantRemembered {
 			t.Fatalf("%s: has pytest %v, remembered %v; want %v, %v", step, ok, remembered, wantOK, wantRemembered)
 		}
@@ -70,8 +71,25 @@ func TestPythonProbeOfAScriptIsNotRemembered(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		if _, remembered := probePytest(context.Background(), t.TempDir(), filepath.Join(bin, "python3"), &run.Runner{}); remembered {
+		if _, _, remembered := probePytest(context.Background(), t.TempDir(), filepath.Join(bin, "python3"), &run.Runner{}); remembered {
 			t.Fatalf("run %d: a script's answer was remembered", i+1)
+		}
+	}
+}
+
+// The probe tells pytest's version, remembered with the answer: it
+// decides which configuration files pytest reads.
+func TestPythonProbeTellsPytestVersion(t *testing.T) {
+	out, err := exec.Command("/usr/bin/python3", "-c", "import pytest; print(pytest.__version__)").Output()
+	if err != nil {
+		t.Skip("needs /usr/bin/python3 with pytest")
+	}
+	want := strings.TrimSpace(string(out))
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	for _, step := range []string{"asked", "remembered"} {
+		v, ok := hasPytest(context.Background(), t.TempDir(), "/usr/bin/python3", &run.Runner{})
+		if !ok || v != want {
+			t.Fatalf("%s: version %q (has pytest %v), want %q", step, v, ok, want)
 		}
 	}
 }

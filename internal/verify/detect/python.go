@@ -16,10 +16,13 @@ import (
 // isolated (-I) from a folder outside the project, so no conftest,
 // sitecustomize or package of the project is imported. It writes the
 // folders it searched (NUL-separated), which the remembered answer
-// depends on (probecache.go).
+// depends on (probecache.go), after pytest's version ("pytest-version=7.2.1"),
+// which decides the configuration files pytest reads (pytestconf).
 const pytestProbe = "import importlib.util,sys\n" +
 	"s=importlib.util.find_spec('pytest')\n" +
-	"p=list(sys.path)\n" +
+	"p=[]\n" +
+	"try:\n import importlib.metadata as m; p.append('pytest-version='+m.version('pytest'))\nexcept Exception: pass\n" +
+	"p+=list(sys.path)\n" +
 	"try:\n import site; p+=site.getsitepackages()\nexcept Exception: pass\n" +
 	"if s is not None: p+=[s.origin or '']+list(s.submodule_search_locations or [])\n" +
 	"sys.stdout.write('\\0'.join(x for x in p if isinstance(x,str)))\n" +
@@ -89,8 +92,9 @@ func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
 			continue
 		}
 		asked[key] = true
-		if hasPytest(ctx, root, probe, runner) {
+		if version, ok := hasPytest(ctx, root, probe, runner); ok {
 			chk := pythonCmd(root, c, Pytest)
+			chk.Version = version
 			if venv := venvOf(root, first); venv != "" && c != first {
 				chk.Note = "the virtualenv " + venv + " has no pytest, so " + displayInterp(root, c) + " ran the tests"
 			}
@@ -185,16 +189,16 @@ func pythonCandidates(root string) []string {
 // .python-version names, as it will when the check runs in root.
 // An answer remembered from an earlier run is used when nothing it
 // depends on changed (probecache.go).
-func hasPytest(ctx context.Context, root, interp string, runner *run.Runner) bool {
-	ok, _ := probePytest(ctx, root, interp, runner)
-	return ok
+func hasPytest(ctx context.Context, root, interp string, runner *run.Runner) (version string, ok bool) {
+	ok, version, _ = probePytest(ctx, root, interp, runner)
+	return version, ok
 }
 
 // probePytest is hasPytest, also telling whether the answer was remembered.
-func probePytest(ctx context.Context, root, interp string, runner *run.Runner) (ok, remembered bool) {
+func probePytest(ctx context.Context, root, interp string, runner *run.Runner) (ok bool, version string, remembered bool) {
 	key := interpKey(interp, runner != nil && runner.Sandbox != nil)
-	if ok, found := cachedProbe(key); found {
-		return ok, true
+	if ok, version, found := cachedProbe(key); found {
+		return ok, version, true
 	}
 	var out bytes.Buffer
 	res, err := runner.Run(ctx, run.Spec{
@@ -206,13 +210,26 @@ func probePytest(ctx context.Context, root, interp string, runner *run.Runner) (
 		Timeout: 30 * time.Second,
 	})
 	if err != nil || res.TimedOut {
-		return false, false
+		return false, "", false
 	}
 	ok = res.ExitCode == 0
-	if res.ExitCode == 0 || res.ExitCode == 1 {
-		rememberProbe(key, ok, out.Bytes())
+	if ok {
+		version = probedVersion(out.Bytes())
 	}
-	return ok, false
+	if res.ExitCode == 0 || res.ExitCode == 1 {
+		rememberProbe(key, ok, version, out.Bytes())
+	}
+	return ok, version, false
+}
+
+// probedVersion is the version the probe wrote before the folders.
+func probedVersion(out []byte) string {
+	first, _, _ := bytes.Cut(out, []byte{0})
+	v, _ := strings.CutPrefix(string(first), "pytest-version=")
+	if len(v) == len(first) {
+		return ""
+	}
+	return v
 }
 
 // probeDir is where the pytest probe runs: outside the project, so no

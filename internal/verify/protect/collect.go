@@ -7,6 +7,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
 // goCollects applies the go tool's rules: _test.go files, except those
@@ -67,17 +69,17 @@ func (d *Detector) pyRulesFor(p string) *pyRules {
 }
 
 // loadPy reads the pytest settings of dir, nil when it has none. Like
-// pytest, the first of pytest.ini, pyproject.toml, tox.ini, setup.cfg
-// holding a pytest section wins.
+// pytest, the first of its configuration files that holds them wins
+// (pytestconf, by the newest rules).
 func (d *Detector) loadPy(dir string) *pyRules {
-	for _, f := range pytestSections {
-		b := d.readAt(dir, f.file)
+	for _, name := range pytestconf.AllNames {
+		b := d.readAt(dir, name)
 		if b == nil {
 			continue
 		}
-		kv, err := pytestOptionsErr(f.file, b)
+		kv, err := pytestOptionsErr(name, b)
 		if err != nil {
-			d.doubt(path.Join(dir, f.file), "pytest", err.Error())
+			d.doubt(path.Join(dir, name), "pytest", err.Error())
 			continue
 		}
 		if kv == nil {

@@ -191,6 +191,7 @@ func TestRenamedOutOfCollection(t *testing.T) {
 		{"mocha: into test/sub", "test/calc.js", "test/sub/calc.js", jsTest, mapSource{"package.json": `{"scripts":{"test":"mocha"}}`}, 1},
 		{"mocha: recursive keeps test/sub", "test/calc.js", "test/sub/calc.js", jsTest, mapSource{"package.json": `{"scripts":{"test":"mocha --recursive"}}`}, 0},
 		{"pytest: out of testpaths", "tests/test_calc.py", "scripts/test_calc.py", pyTest, mapSource{"pytest.ini": "[pytest]\ntestpaths = tests\n"}, 1},
+		{"pytest: out of .pytest.ini's testpaths", "tests/test_calc.py", "scripts/test_calc.py", pyTest, mapSource{".pytest.ini": "[pytest]\ntestpaths = tests\n", "pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = [\"scripts\"]\n"}, 1},
 		{"pytest: into a norecursedir", "tests/test_calc.py", "tests/build/test_calc.py", pyTest, nil, 1},
 		{"unittest: testcalc.py still discovered", "tests/test_calc.py", "tests/testcalc.py", pyTest, nil, 0},
 		{"surefire: to a name it does not include", "src/test/java/a/CalcTest.java", "src/test/java/a/CalcChecks.java", javaTest, mapSource{"pom.xml": "<project/>"}, 1},

@@ -7,28 +7,21 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
-	"github.com/chanto-dev/chanto/internal/ini"
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
-// pytestSections names, per config file, the section pytest reads.
-var pytestSections = []struct{ file, section string }{
-	{"pytest.ini", "pytest"},
-	{"pyproject.toml", ""},
-	{"tox.ini", "pytest"},
-	{"setup.cfg", "tool:pytest"},
-}
-
-// pytestConfigs returns the pytest options found at the root of src.
+// pytestConfigs returns the pytest options of every configuration file
+// at the root of src that some pytest reads (pytestconf.AllNames): which
+// one wins depends on the version, and a weakened harness in any of them
+// counts.
 func pytestConfigs(src Source) []map[string]string {
 	var out []map[string]string
-	for _, f := range pytestSections {
-		b, err := src.ReadFile(f.file)
+	for _, name := range pytestconf.AllNames {
+		b, err := src.ReadFile(name)
 		if err != nil {
 			continue
 		}
-		if kv := pytestOptions(f.file, b); kv != nil {
+		if kv := pytestOptions(name, b); kv != nil {
 			out = append(out, kv)
 		}
 	}
@@ -43,32 +36,14 @@ func pytestOptions(file string, b []byte) map[string]string {
 }
 
 // pytestOptionsErr is pytestOptions saying why a file could not be read.
+// The version is the newest: test protection runs before any check is
+// detected, and reads the newest rules' files as pytest 9 would.
 func pytestOptionsErr(file string, b []byte) (map[string]string, error) {
-	if path.Base(file) == "pyproject.toml" {
-		var doc struct {
-			Tool struct {
-				Pytest struct {
-					Ini map[string]any `toml:"ini_options"`
-				} `toml:"pytest"`
-			} `toml:"tool"`
-		}
-		if _, err := toml.Decode(string(b), &doc); err != nil {
-			return nil, fmt.Errorf("does not parse as TOML: %w", err)
-		}
-		if doc.Tool.Pytest.Ini == nil {
-			return nil, nil
-		}
-		out := map[string]string{}
-		for k, v := range doc.Tool.Pytest.Ini {
-			out[k] = strings.Join(flattenValue(v), " ")
-		}
-		return out, nil
+	kv, ok, err := pytestconf.Options(pytestconf.Version{}, path.Base(file), b)
+	if err != nil || !ok {
+		return nil, err
 	}
-	section := "pytest"
-	if path.Base(file) == "setup.cfg" {
-		section = "tool:pytest"
-	}
-	return ini.Parse(string(b))[section], nil
+	return kv, nil
 }
 
 // flattenValue turns a decoded JSON or TOML value into its leaf strings.

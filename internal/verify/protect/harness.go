@@ -22,7 +22,7 @@ func harnessKind(p string) string {
 		return "coverage"
 	case "conftest.py":
 		return "conftest"
-	case "pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml":
+	case "pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "setup.cfg", "pyproject.toml":
 		return "pytest"
 	case "package.json":
 		return "package"

@@ -63,6 +63,8 @@ func TestHarnessEdits(t *testing.T) {
 		{"conftest collect_ignore", "conftest.py", conftestBase, conftestBase + "\ncollect_ignore = [\"tests/test_calc.py\"]\n", HarnessWeakened},
 		{"pytest.ini honest", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -ra\n", ""},
 		{"pytest.ini deselect", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --deselect tests/test_calc.py::test_add\n", HarnessWeakened},
+		{".pytest.ini deselect", ".pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --deselect tests/test_calc.py::test_add\n", HarnessWeakened},
+		{"pytest.toml -k", "pytest.toml", "[pytest]\naddopts = [\"-q\"]\n", "[pytest]\naddopts = [\"-q\", \"-k\", \"not slow\"]\n", HarnessWeakened},
 		{"pyproject -k", "pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n", "[tool.pytest.ini_options]\naddopts = \"-q -k 'not slow'\"\n", HarnessWeakened},
 		{"setup.cfg ignore", "setup.cfg", "[tool:pytest]\ntestpaths = tests\n", "[tool:pytest]\ntestpaths = tests\naddopts = --ignore=tests/test_calc.py\n", HarnessWeakened},
 		{"tox.ini testpaths narrowed", "tox.ini", "[pytest]\ntestpaths =\n    tests\n    integration\n", "[pytest]\ntestpaths =\n    tests\n", HarnessWeakened},

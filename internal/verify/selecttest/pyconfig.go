@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/chanto-dev/chanto/internal/ini"
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
 // pytestConfig is the part of pytest's configuration that decides which
@@ -31,30 +32,18 @@ type pytestConfig struct {
 	Scripts map[string]string
 }
 
-// readPytestConfig finds pytest's configuration in dir the way pytest
-// does: the first of pytest.ini, .pytest.ini, pyproject.toml (with a
-// [tool.pytest.ini_options] table), tox.ini ([pytest]) and setup.cfg
-// ([tool:pytest]).
-func readPytestConfig(dir string) pytestConfig {
+// readPytestConfig reads pytest's configuration in dir from the file the
+// pytest of version v takes it from (pytestconf: pytest.ini, and by version
+// .pytest.ini, pyproject.toml, tox.ini, setup.cfg, pytest.toml).
+func readPytestConfig(dir string, v pytestconf.Version) pytestConfig {
 	cfg := pytestConfig{Scripts: map[string]string{}}
 	readScripts(dir, &cfg)
-	for _, c := range []struct{ file, section string }{
-		{"pytest.ini", "pytest"}, {".pytest.ini", "pytest"}, {"pyproject.toml", ""},
-		{"tox.ini", "pytest"}, {"setup.cfg", "tool:pytest"},
-	} {
-		p := filepath.Join(dir, c.file)
-		var vals map[string]string
-		var ok bool
-		if c.section == "" {
-			vals, ok = pyprojectPytest(p)
-		} else {
-			vals, ok = iniSection(p, c.section)
-			ok = ok || c.file == "pytest.ini" && fileExists(p)
-		}
-		if !ok {
-			continue
-		}
-		cfg.File = c.file
+	file, vals := pytestconf.Find(v, func(name string) ([]byte, bool) {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		return data, err == nil
+	})
+	if file != "" {
+		cfg.File = file
 		cfg.TestPaths = strings.Fields(vals["testpaths"])
 		cfg.PythonPath = strings.Fields(vals["pythonpath"])
 		cfg.PythonFiles = strings.Fields(vals["python_files"])
@@ -62,7 +51,6 @@ func readPytestConfig(dir string) pytestConfig {
 		cfg.PythonClasses = strings.Fields(vals["python_classes"])
 		cfg.DoctestModules = strings.Contains(vals["addopts"], "--doctest-modules")
 		cfg.DoctestGlobs = doctestGlobs(strings.Fields(vals["addopts"]))
-		break
 	}
 	if len(cfg.DoctestGlobs) == 0 {
 		cfg.DoctestGlobs = []string{"test*.txt"}
@@ -81,36 +69,6 @@ func iniSection(file, section string) (map[string]string, bool) {
 		return nil, false
 	}
 	return ini.Parse(string(data)).Section(section)
-}
-
-// pyprojectPytest reads [tool.pytest.ini_options] as strings.
-func pyprojectPytest(file string) (map[string]string, bool) {
-	var doc struct {
-		Tool struct {
-			Pytest struct {
-				IniOptions map[string]any `toml:"ini_options"`
-			} `toml:"pytest"`
-		} `toml:"tool"`
-	}
-	if _, err := toml.DecodeFile(file, &doc); err != nil || doc.Tool.Pytest.IniOptions == nil {
-		return nil, false
-	}
-	vals := map[string]string{}
-	for k, v := range doc.Tool.Pytest.IniOptions {
-		switch v := v.(type) {
-		case string:
-			vals[k] = v
-		case []any:
-			var parts []string
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					parts = append(parts, s)
-				}
-			}
-			vals[k] = strings.Join(parts, " ")
-		}
-	}
-	return vals, true
 }
 
 // readScripts records console scripts ([project.scripts] in

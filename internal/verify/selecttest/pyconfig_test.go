@@ -2,6 +2,8 @@ package selecttest
 
 import (
 	"testing"
+
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
 func TestReadPytestConfig(t *testing.T) {
@@ -31,7 +33,7 @@ func TestReadPytestConfig(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, tc.files)
-			got := readPytestConfig(dir)
+			got := readPytestConfig(dir, pytestconf.Version{})
 			if got.File != tc.want.File || !equal(got.TestPaths, tc.want.TestPaths) || !equal(got.PythonPath, tc.want.PythonPath) ||
 				!equal(got.PythonFiles, tc.want.PythonFiles) || got.DoctestModules != tc.want.DoctestModules {
 				t.Fatalf("got %+v\nwant %+v", got, tc.want)
@@ -45,7 +47,7 @@ func TestConsoleScripts(t *testing.T) {
 	writeTree(t, dir, map[string]string{
 		"setup.cfg": "[options.entry_points]\nconsole_scripts =\n    tool = pkg.cli:main\n    other=pkg.other:run\n",
 	})
-	cfg := readPytestConfig(dir)
+	cfg := readPytestConfig(dir, pytestconf.Version{})
 	if cfg.Scripts["tool"] != "pkg.cli" || cfg.Scripts["other"] != "pkg.other" {
 		t.Fatalf("scripts = %v", cfg.Scripts)
 	}
@@ -71,10 +73,27 @@ func TestDiscoveryTop(t *testing.T) {
 func TestPytestDoctestGlobs(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"setup.cfg": "[tool:pytest]\naddopts = -q --doctest-glob='*.rst' --doctest-glob \"*.md\"\n"})
-	if got := readPytestConfig(dir).DoctestGlobs; !equal(got, []string{"*.rst", "*.md"}) {
+	if got := readPytestConfig(dir, pytestconf.Version{}).DoctestGlobs; !equal(got, []string{"*.rst", "*.md"}) {
 		t.Fatalf("globs = %q", got)
 	}
-	if got := readPytestConfig(t.TempDir()).DoctestGlobs; !equal(got, []string{"test*.txt"}) {
+	if got := readPytestConfig(t.TempDir(), pytestconf.Version{}).DoctestGlobs; !equal(got, []string{"test*.txt"}) {
 		t.Fatalf("default globs = %q, want pytest's test*.txt", got)
+	}
+}
+
+// The configuration read is the one the pytest that runs reads: a hidden
+// .pytest.ini (python-semver's testpaths and doctest globs) since pytest
+// 7.2, the pyproject.toml below it before.
+func TestReadPytestConfigByVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".pytest.ini":    "[pytest]\ntestpaths = tests docs\naddopts =\n    --doctest-glob='*.rst'\n",
+		"pyproject.toml": "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+	})
+	if got := readPytestConfig(dir, pytestconf.Version{Major: 7, Minor: 2}); got.File != ".pytest.ini" || !equal(got.TestPaths, []string{"tests", "docs"}) || !equal(got.DoctestGlobs, []string{"*.rst"}) {
+		t.Errorf("pytest 7.2: %+v", got)
+	}
+	if got := readPytestConfig(dir, pytestconf.Version{Major: 7, Minor: 1}); got.File != "pyproject.toml" || !equal(got.TestPaths, []string{"tests"}) || !equal(got.DoctestGlobs, []string{"test*.txt"}) {
+		t.Errorf("pytest 7.1: %+v", got)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 )
 
 // faultScript lists, as JSON, one fault per function or method body of
@@ -91,7 +93,7 @@ func realProject(t *testing.T, dir string, max int) {
 	red, _, _ := realRun(dir, check.Args)
 	t.Logf("red at HEAD: %v", red)
 	var sources []string
-	proj := loadPyProject(dir, readPytestConfig(dir), nil)
+	proj := loadPyProject(dir, readPytestConfig(dir, pytestconf.Version{}), nil)
 	isTest := map[string]bool{}
 	for _, f := range proj.testFiles(false) {
 		isTest[f] = true
@@ -249,7 +251,7 @@ func TestPyNodesExplain(t *testing.T) {
 	if len(spec) != 5 {
 		t.Skip("PYNODES_EXPLAIN not set")
 	}
-	p := loadPyProject(spec[0], readPytestConfig(spec[0]), nil)
+	p := loadPyProject(spec[0], readPytestConfig(spec[0], pytestconf.Version{}), nil)
 	g := newPyNames(p)
 	g.build(p.sortedFiles(""))
 	to, from := nodeKey(spec[1], spec[2]), nodeKey(spec[3], spec[4])
@@ -285,7 +287,7 @@ func TestPyNodesReach(t *testing.T) {
 	if len(spec) != 2 {
 		t.Skip("PYNODES_REACH not set")
 	}
-	p := loadPyProject(spec[0], readPytestConfig(spec[0]), nil)
+	p := loadPyProject(spec[0], readPytestConfig(spec[0], pytestconf.Version{}), nil)
 	r := p.reach(spec[1])
 	for _, f := range sortedKeys(selectedOnly(r.All)) {
 		t.Logf("%s %q plain=%v", f, r.All[f], r.Plain[f])
@@ -340,7 +342,7 @@ func TestPyNodesSelectCost(t *testing.T) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	t.Logf("select %s %s: file level %.0f ms (%d targets, %s), node level %.0f ms (%d targets); load %s", dir, file, fileMS, len(fs.Targets), fs.Reason, nodeMS, len(ns.Targets), strings.TrimSpace(string(load)))
 	t.Logf("node level: %s", strings.Join(ns.Targets, " "))
-	proj := loadPyProject(dir, readPytestConfig(dir), nil)
+	proj := loadPyProject(dir, readPytestConfig(dir, pytestconf.Version{}), nil)
 	isTest := map[string]bool{}
 	for _, f := range proj.testFiles(false) {
 		isTest[f] = true

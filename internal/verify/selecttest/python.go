@@ -11,6 +11,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/pytestconf"
 	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
@@ -120,7 +121,7 @@ var pyMinTestFiles = MinTestFiles
 func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error) {
 	unittest := in.Check.Runner == detect.Unittest
 	changed := cleanChanged(in.Changed)
-	cfg := readPytestConfig(in.Check.Dir)
+	cfg := readPytestConfig(in.Check.Dir, pytestconf.ParseVersion(in.Check.Version))
 	if !unittest && contains(in.Check.Args, "--doctest-modules") {
 		cfg.DoctestModules = true
 	}

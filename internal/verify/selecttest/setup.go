@@ -14,7 +14,7 @@ import (
 // manifests, lockfiles, test-runner and build configuration.
 var setupNames = map[string]bool{
 	// Python
-	"conftest.py": true, "pytest.ini": true, ".pytest.ini": true, "pyproject.toml": true,
+	"conftest.py": true, "pytest.ini": true, ".pytest.ini": true, "pytest.toml": true, ".pytest.toml": true, "pyproject.toml": true,
 	"setup.py": true, "setup.cfg": true, "tox.ini": true, "Pipfile": true,
 	"Pipfile.lock": true, "poetry.lock": true, "uv.lock": true, "noxfile.py": true,
 	// Rust
