@@ -5,7 +5,7 @@ go 1.26.8
 require (
 	charm.land/bubbles/v2 v2.2.1 // the TUI's input: the textarea (multi-line prompt, word motions, its key map)
 	charm.land/bubbletea/v2 v2.1.1 // the TUI's event loop: inline rendering into the scrollback (Println), synchronized output, bracketed paste, Kitty keyboard (Shift+Enter)
-	charm.land/glamour/v2 v2.0.1 // the TUI's markdown style sheets (dark, light, plain) and code theme; its renderer is not linked (text/template would turn off dead-code elimination, docs/tui.md)
+	charm.land/glamour/v2 v2.0.1 // the TUI's markdown style sheets (dark, light, plain): a test keeps internal/tui's own sheets equal to them; not linked into chanto, whose every process would run the package init of chroma's registries that its ansi package links (docs/tui.md)
 	charm.land/lipgloss/v2 v2.1.0 // the TUI's styles: ANSI colours that degrade to 16 colours and to none under NO_COLOR
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch: HTML pages to Markdown for the model (maintained, CommonMark, links made absolute)

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/glamour/v2/ansi"
-	glamstyles "charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -22,9 +20,9 @@ import (
 
 // Replies are rendered from glamour's pieces: its parser (goldmark, with
 // GFM tables, strikethrough and task lists), its style sheets (dark,
-// light, and the plain one for NO_COLOR) and its highlighter (chroma,
-// coloured with the sheet's code theme). glamour's own renderer is not
-// linked: it runs every styled token through text/template, whose
+// light, and the plain one for NO_COLOR; sheet.go) and its highlighter
+// (chroma, coloured with the sheet's code theme). glamour's own renderer is
+// not linked: it runs every styled token through text/template, whose
 // reflection turns off the linker's dead-code elimination of methods
 // (TestDeadCodeEliminationStaysOn). With it the binary was 121 MB instead
 // of 64 and a one-prompt run took 71 MB of memory instead of 42
@@ -34,21 +32,26 @@ import (
 // reply, so one serves the whole session.
 type markdown struct {
 	plain bool
-	cfg   ansi.StyleConfig
+	cfg   sheet
 	md    goldmark.Markdown
 	code  map[chroma.TokenType]styler
 }
 
 func newMarkdown(plain, light bool) *markdown {
-	cfg := glamstyles.DarkStyleConfig
+	cfg := darkSheet
 	switch {
 	case plain:
-		cfg = glamstyles.NoTTYStyleConfig
+		cfg = plainSheet
 	case light:
-		cfg = glamstyles.LightStyleConfig
+		cfg = lightSheet
 	}
 	r := &markdown{plain: plain, cfg: cfg, md: goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))}
-	r.code = codeStyles(cfg.CodeBlock.Chroma, plain)
+	r.code = map[chroma.TokenType]styler{}
+	if !plain {
+		for t, st := range cfg.Tokens {
+			r.code[t] = r.style(st)
+		}
+	}
 	return r
 }
 
@@ -66,34 +69,33 @@ func (r *markdown) render(src string, width int) string {
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
 }
 
-// style turns one of glamour's style primitives into a styler (x/ansi's,
-// as glamour's renderer does: lipgloss underlines cell by cell); plain
-// output has none.
-func (r *markdown) style(p ansi.StylePrimitive) styler {
+// style turns one of the sheet's styles into a styler (x/ansi's, as
+// glamour's renderer does: lipgloss underlines cell by cell); plain output
+// has none.
+func (r *markdown) style(p mdStyle) styler {
 	var s xansi.Style
 	if r.plain {
 		return styler{}
 	}
-	on := func(b *bool) bool { return b != nil && *b }
-	if p.Color != nil {
-		s = s.ForegroundColor(lipgloss.Color(*p.Color))
+	if p.Color != "" {
+		s = s.ForegroundColor(lipgloss.Color(p.Color))
 	}
-	if p.BackgroundColor != nil {
-		s = s.BackgroundColor(lipgloss.Color(*p.BackgroundColor))
+	if p.Background != "" {
+		s = s.BackgroundColor(lipgloss.Color(p.Background))
 	}
-	if on(p.Bold) {
+	if p.Bold {
 		s = s.Bold()
 	}
-	if on(p.Faint) {
+	if p.Faint {
 		s = s.Faint()
 	}
-	if on(p.Italic) {
+	if p.Italic {
 		s = s.Italic(true)
 	}
-	if on(p.Underline) {
+	if p.Underline {
 		s = s.Underline(true)
 	}
-	if on(p.CrossedOut) {
+	if p.CrossedOut {
 		s = s.Strikethrough(true)
 	}
 	return styler{s}
@@ -107,27 +109,6 @@ func (st styler) Render(text string) string {
 		return text
 	}
 	return st.s.Styled(text)
-}
-
-// over lays the set fields of b over a, as glamour cascades H1 over Heading.
-func over(a, b ansi.StylePrimitive) ansi.StylePrimitive {
-	if b.Color != nil {
-		a.Color = b.Color
-	}
-	if b.BackgroundColor != nil {
-		a.BackgroundColor = b.BackgroundColor
-	}
-	if b.Bold != nil {
-		a.Bold = b.Bold
-	}
-	if b.Italic != nil {
-		a.Italic = b.Italic
-	}
-	if b.Underline != nil {
-		a.Underline = b.Underline
-	}
-	a.Prefix, a.Suffix = b.Prefix, b.Suffix
-	return a
 }
 
 // mdBlocks walks one parsed reply.
@@ -157,8 +138,7 @@ func (b *mdBlocks) block(n ast.Node, w int) []string {
 	cfg := b.r.cfg
 	switch n := n.(type) {
 	case *ast.Heading:
-		hs := []ansi.StyleBlock{cfg.H1, cfg.H2, cfg.H3, cfg.H4, cfg.H5, cfg.H6}
-		p := over(cfg.Heading.StylePrimitive, hs[min(max(n.Level, 1), 6)-1].StylePrimitive)
+		p := cfg.H[min(max(n.Level, 1), 6)-1]
 		return wrapLines(b.r.style(p).Render(p.Prefix+plainInline(n, b.src)+p.Suffix), w)
 	case *ast.Paragraph, *ast.TextBlock:
 		return wrapLines(b.inline(n), w)
@@ -169,7 +149,7 @@ func (b *mdBlocks) block(n ast.Node, w int) []string {
 	case *ast.List:
 		return b.list(n, w)
 	case *ast.Blockquote:
-		return prefixed(b.children(n, w-2, true), b.r.style(cfg.BlockQuote.StylePrimitive).Render("│ "), "│ ")
+		return prefixed(b.children(n, w-2, true), b.r.style(cfg.BlockQuote).Render("│ "), "│ ")
 	case *ast.ThematicBreak:
 		return []string{b.r.style(cfg.HorizontalRule).Render(strings.Repeat("─", min(w, 40)))}
 	case *ast.HTMLBlock:
@@ -245,32 +225,6 @@ func (r *markdown) tokenStyle(t chroma.TokenType) styler {
 	return r.code[chroma.Text]
 }
 
-// codeStyles maps chroma's token types to the style sheet's code colours.
-func codeStyles(c *ansi.Chroma, plain bool) map[chroma.TokenType]styler {
-	out := map[chroma.TokenType]styler{}
-	if c == nil || plain {
-		return out
-	}
-	r := &markdown{}
-	for t, p := range map[chroma.TokenType]ansi.StylePrimitive{
-		chroma.Text: c.Text, chroma.Error: c.Error, chroma.Comment: c.Comment, chroma.CommentPreproc: c.CommentPreproc,
-		chroma.Keyword: c.Keyword, chroma.KeywordReserved: c.KeywordReserved, chroma.KeywordNamespace: c.KeywordNamespace,
-		chroma.KeywordType: c.KeywordType, chroma.Operator: c.Operator, chroma.Punctuation: c.Punctuation,
-		chroma.Name: c.Name, chroma.NameBuiltin: c.NameBuiltin, chroma.NameTag: c.NameTag, chroma.NameAttribute: c.NameAttribute,
-		chroma.NameClass: c.NameClass, chroma.NameConstant: c.NameConstant, chroma.NameDecorator: c.NameDecorator,
-		chroma.NameException: c.NameException, chroma.NameFunction: c.NameFunction, chroma.NameOther: c.NameOther,
-		chroma.Literal: c.Literal, chroma.LiteralNumber: c.LiteralNumber, chroma.LiteralDate: c.LiteralDate,
-		chroma.LiteralString: c.LiteralString, chroma.LiteralStringEscape: c.LiteralStringEscape,
-		chroma.GenericDeleted: c.GenericDeleted, chroma.GenericEmph: c.GenericEmph, chroma.GenericInserted: c.GenericInserted,
-		chroma.GenericStrong: c.GenericStrong, chroma.GenericSubheading: c.GenericSubheading,
-	} {
-		if p.Color != nil || p.Bold != nil || p.Italic != nil || p.Underline != nil || p.BackgroundColor != nil {
-			out[t] = r.style(p)
-		}
-	}
-	return out
-}
-
 // table lays a GFM table out in aligned columns; one too wide for the
 // screen becomes one line per row.
 func (b *mdBlocks) table(n *east.Table, w int) []string {
@@ -344,7 +298,7 @@ func (b *mdBlocks) span(n ast.Node) string {
 	case *ast.String:
 		return string(n.Value)
 	case *ast.CodeSpan:
-		p := cfg.Code.StylePrimitive
+		p := cfg.Code
 		if r.plain {
 			return "`" + plainInline(n, b.src) + "`"
 		}
@@ -355,7 +309,7 @@ func (b *mdBlocks) span(n ast.Node) string {
 			p = cfg.Strong
 		}
 		if r.plain {
-			return p.BlockPrefix + b.inline(n) + p.BlockPrefix
+			return p.Mark + b.inline(n) + p.Mark
 		}
 		return r.style(p).Render(b.inline(n))
 	case *east.Strikethrough:
@@ -365,9 +319,9 @@ func (b *mdBlocks) span(n ast.Node) string {
 		return r.style(cfg.Strikethrough).Render(b.inline(n))
 	case *east.TaskCheckBox:
 		if n.IsChecked {
-			return cfg.Task.Ticked
+			return cfg.Ticked
 		}
-		return cfg.Task.Unticked
+		return cfg.Unticked
 	case *ast.Link:
 		label, dest := b.inline(n), string(n.Destination)
 		out := r.style(cfg.LinkText).Render(label)
