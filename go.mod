@@ -9,7 +9,7 @@ require (
 	charm.land/lipgloss/v2 v2.1.0 // the TUI's styles: ANSI colours that degrade to 16 colours and to none under NO_COLOR
 	github.com/BurntSushi/toml v1.6.0 // config files, with key positions for line-numbered errors
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2 // web_fetch: HTML pages to Markdown for the model (maintained, CommonMark, links made absolute)
-	github.com/alecthomas/chroma/v2 v2.14.0 // syntax highlighting of code blocks in the TUI (glamour's highlighter)
+	github.com/alecthomas/chroma/v2 v2.14.0 // the lexer engine under the TUI's code highlighting (internal/tui/lexers.go); its lexers and styles packages are not linked: they fill their registries in package init
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0 // the official Anthropic Messages client
 	github.com/aymanbagabas/go-udiff v0.4.1 // unified diffs of a turn for the oracle to review (a port of the Go tools' own diff)
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // ** globs: the glob tool, policy path rules, runner test patterns

@@ -3,6 +3,7 @@ package cli
 import (
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,26 @@ func TestDeadCodeEliminationStaysOn(t *testing.T) {
 	for _, sym := range []string{" reflect.Value.MethodByName", " reflect.Value.Method\n"} {
 		if strings.Contains(string(out), sym) {
 			t.Errorf("the binary links%s: dead-code elimination of methods is off", strings.TrimSpace(sym))
+		}
+	}
+}
+
+// Go runs the package initializer of every package a binary links, before
+// main, in every process: verify, hooks, --version and the sandbox
+// helper's parent. These filled registries there (chroma's 240 lexers and
+// 70 styles, five JSON-schema drafts' meta-schemas: about 40 ms of CPU
+// and 8 MB of heap); docs/benchmarks.md, "Start-up".
+func TestCostlyInitializersStayUnlinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/chanto").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range []string{
+		"github.com/alecthomas/chroma/v2/lexers", "github.com/alecthomas/chroma/v2/styles",
+		"charm.land/glamour/v2/ansi", "github.com/santhosh-tekuri/jsonschema/v6",
+	} {
+		if slices.Contains(strings.Fields(string(out)), pkg) {
+			t.Errorf("chanto links %s, whose package init runs in every process", pkg)
 		}
 	}
 }

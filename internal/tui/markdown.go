@@ -9,7 +9,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -20,10 +19,11 @@ import (
 
 // Replies are rendered from glamour's pieces: its parser (goldmark, with
 // GFM tables, strikethrough and task lists), its style sheets (dark,
-// light, and the plain one for NO_COLOR; sheet.go) and its highlighter
-// (chroma, coloured with the sheet's code theme). glamour's own renderer is
-// not linked: it runs every styled token through text/template, whose
-// reflection turns off the linker's dead-code elimination of methods
+// light, and the plain one for NO_COLOR; sheet.go) and its highlighter's
+// engine (chroma, with lexers of our own, lexers.go, coloured with the
+// sheet's code theme). glamour's own renderer is not linked: it runs
+// every styled token through text/template, whose reflection turns off
+// the linker's dead-code elimination of methods
 // (TestDeadCodeEliminationStaysOn). With it the binary was 121 MB instead
 // of 64 and a one-prompt run took 71 MB of memory instead of 42
 // (docs/tui.md, "Markdown").
@@ -189,16 +189,13 @@ func (b *mdBlocks) code(n ast.Node, lang string, w int) []string {
 	if b.r.plain {
 		return prefixed(strings.Split(src, "\n"), "  ", "  ")
 	}
-	lx := lexers.Get(lang)
-	if lx == nil && lang == "" {
-		lx = lexers.Analyse(src)
-	}
+	lx := lexerFor(lang, src)
 	if lx == nil {
-		lx = lexers.Fallback
+		return prefixed(b.r.textLines(src), "  ", "  ")
 	}
 	it, err := chroma.Coalesce(lx).Tokenise(nil, src)
 	if err != nil {
-		return prefixed(strings.Split(src, "\n"), "  ", "  ")
+		return prefixed(b.r.textLines(src), "  ", "  ")
 	}
 	var sb strings.Builder
 	for t := it(); t != chroma.EOF; t = it() {
@@ -214,6 +211,17 @@ func (b *mdBlocks) code(n ast.Node, lang string, w int) []string {
 		}
 	}
 	return prefixed(strings.Split(strings.TrimRight(sb.String(), "\n"), "\n"), "  ", "  ")
+}
+
+// textLines is code no lexer knows, in the sheet's text colour.
+func (r *markdown) textLines(src string) []string {
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = r.tokenStyle(chroma.Text).Render(l)
+		}
+	}
+	return lines
 }
 
 func (r *markdown) tokenStyle(t chroma.TokenType) styler {

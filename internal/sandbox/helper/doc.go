@@ -9,8 +9,9 @@
 // time: the Go runtime initializes a package only after every package it
 // imports, and among the ready ones in import-path order, so the helper's
 // init (which never returns) runs before the costly initializers of the
-// rest of chanto (chroma compiles its lexers and styles, a JSON-schema
-// library its meta-schemas, HTTP and SDK packages build their tables).
+// rest of chanto (HTTP and SDK packages build their tables; chroma's
+// lexer and style registries and a JSON-schema library's meta-schemas were
+// here too, until they stopped being linked).
 // Keep its imports to the standard library, x/sys and go-landlock, and
 // never package net: net waits for vendored packages, whose paths sort
 // after every other, so importing it put the helper behind 70 other
