@@ -65,6 +65,10 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 		// How long whole packages take decides whether a -run pattern pays.
 		selecttest.RecordGoTestTimes(c.Dir, cr.raw)
 	}
+	if c.Runner == detect.Pytest && !cr.TimedOut {
+		// How long whole files take decides whether node ids pay.
+		selecttest.RecordPytestTimes(c.Dir, cr.secs, sel.Targets)
+	}
 	e.emitCheck(index, cr)
 	return cr, nil
 }
@@ -248,7 +252,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	o := col.Finish(res)
 	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
 	cr.DurationMS = res.Duration.Milliseconds()
-	cr.Failures, cr.Tests, cr.passed = o.Failures, o.Tests, o.Passed
+	cr.Failures, cr.Tests, cr.passed, cr.secs = o.Failures, o.Tests, o.Passed, o.Secs
 	text := o.Text
 	if text == "" {
 		text = string(res.Output)

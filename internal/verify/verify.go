@@ -225,6 +225,8 @@ type CheckRun struct {
 	// passed are the tests the runner reported passing (a goal's named
 	// tests read them).
 	passed []Failure
+	// secs are the tests' own times by ID, when the runner reports them.
+	secs map[string]float64
 	// limit is the check's own time limit when it had one (a team
 	// check's timeout_secs), for the evidence.
 	limit time.Duration

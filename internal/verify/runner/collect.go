@@ -30,6 +30,9 @@ type Outcome struct {
 	// results name them (go test -json, pytest's JUnit report, cargo
 	// test, jest and vitest JSON); a goal's test criterion reads them.
 	Passed []Failure
+	// Secs is how long each test took by its ID, for the runners whose
+	// report says (pytest's JUnit report); test selection weighs by it.
+	Secs map[string]float64
 	// Tests is how many tests ran; -1 when the runner does not say.
 	Tests int
 	// Text replaces the raw output for display (go test -json); "" keeps it.

@@ -175,6 +175,7 @@ type junit struct {
 type junitCase struct {
 	Classname string    `xml:"classname,attr"`
 	Name      string    `xml:"name,attr"`
+	Time      float64   `xml:"time,attr"`
 	Failure   *struct{} `xml:"failure"`
 	Error     *struct{} `xml:"error"`
 	Skipped   *struct{} `xml:"skipped"`
@@ -204,11 +205,14 @@ func (j *junit) Finish(res run.Result) Outcome {
 		o.NoReport = "a readable JUnit report (--junitxml)"
 		return o
 	}
-	o.Tests, o.Failures = 0, nil
+	o.Tests, o.Failures, o.Secs = 0, nil, map[string]float64{}
 	var walk func(s junitSuite)
 	walk = func(s junitSuite) {
 		for _, c := range s.Cases {
 			o.Tests++
+			if c.Classname != "" {
+				o.Secs[c.Classname+"::"+c.Name] += c.Time
+			}
 			if c.Failure == nil && c.Error == nil {
 				if c.Skipped == nil && c.Classname != "" {
 					o.Passed = append(o.Passed, Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)})

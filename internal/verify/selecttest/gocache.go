@@ -57,6 +57,7 @@ func ResetGoCache() {
 	headerMemo.reset()
 	scanMemo.reset()
 	pyMemo.reset()
+	pyUnitMemo.reset()
 }
 
 // goGraphFor returns the module graph of dir, from cache when the key

@@ -27,12 +27,14 @@ var MinRunPatternSecs = 2.0
 // goPackageLine is go test's summary line of one package.
 var goPackageLine = regexp.MustCompile(`(?m)^(?:ok|FAIL)\s+(\S+)\s+([0-9]+(?:\.[0-9]+)?)s`)
 
-var goTimesMu sync.Mutex
+var testTimesMu sync.Mutex
 
-func goTimesFile(dir string) string {
+// testTimesFile is where the recorded test times of dir's packages or
+// files are kept, kind "go" or "py".
+func testTimesFile(kind, dir string) string {
 	abs, _ := filepath.Abs(dir)
 	sum := sha256.Sum256([]byte(abs))
-	return filepath.Join(config.Home(), "cache", "selecttest", "gotimes-"+hex.EncodeToString(sum[:8])+".json")
+	return filepath.Join(config.Home(), "cache", "selecttest", kind+"times-"+hex.EncodeToString(sum[:8])+".json")
 }
 
 // RecordGoTestTimes remembers how long each package's tests took in a run
@@ -43,16 +45,28 @@ func RecordGoTestTimes(dir, output string) {
 	if len(ms) == 0 {
 		return
 	}
-	goTimesMu.Lock()
-	defer goTimesMu.Unlock()
-	file := goTimesFile(dir)
-	times := readGoTimes(file)
+	times := map[string]float64{}
 	for _, m := range ms {
 		if secs, err := strconv.ParseFloat(m[2], 64); err == nil {
 			times[m[1]] = secs
 		}
 	}
-	data, err := json.Marshal(times)
+	recordTimes(testTimesFile("go", dir), times)
+}
+
+// recordTimes merges times into the record in file; a record that cannot
+// be written only costs a later selection its narrowing.
+func recordTimes(file string, times map[string]float64) {
+	if len(times) == 0 {
+		return
+	}
+	testTimesMu.Lock()
+	defer testTimesMu.Unlock()
+	all := readTimes(file)
+	for k, v := range times {
+		all[k] = v
+	}
+	data, err := json.Marshal(all)
 	if err != nil || os.MkdirAll(filepath.Dir(file), 0o755) != nil {
 		return
 	}
@@ -64,12 +78,12 @@ func RecordGoTestTimes(dir, output string) {
 
 // goTestTimes returns the recorded test times of dir's packages.
 func goTestTimes(dir string) map[string]float64 {
-	goTimesMu.Lock()
-	defer goTimesMu.Unlock()
-	return readGoTimes(goTimesFile(dir))
+	testTimesMu.Lock()
+	defer testTimesMu.Unlock()
+	return readTimes(testTimesFile("go", dir))
 }
 
-func readGoTimes(file string) map[string]float64 {
+func readTimes(file string) map[string]float64 {
 	times := map[string]float64{}
 	if data, err := os.ReadFile(file); err == nil {
 		_ = json.Unmarshal(data, &times)

@@ -59,17 +59,25 @@ func nodeName(key string) string {
 	return n
 }
 
+// pyUnitMemo keeps the files' parsed units (read only, never changed) for
+// the process: a session's later selections parse only what changed.
+var pyUnitMemo fileMemo[[]pyUnit]
+
 // unitsOf parses a project file's top-level units (nil when it cannot be
 // read).
 func (g *pyNames) unitsOf(file string) []pyUnit {
 	if u, ok := g.units[file]; ok {
 		return u
 	}
-	data, err := os.ReadFile(filepath.Join(g.p.dir, filepath.FromSlash(file)))
-	var units []pyUnit
-	if err == nil {
-		units, _ = pyUnits(string(data))
-	}
+	full := filepath.Join(g.p.dir, filepath.FromSlash(file))
+	units := pyUnitMemo.get(full, "units", func() []pyUnit {
+		data, err := os.ReadFile(full)
+		if err != nil {
+			return nil
+		}
+		units, _ := pyUnits(string(data))
+		return units
+	})
 	g.units[file] = units
 	// Mutable globals are known before any edge is drawn: every unit's
 	// references consult them.

@@ -53,9 +53,18 @@ func nodeTree() map[string]string {
 // before the edit.
 func nodeSelect(t *testing.T, file string, edit func(string) string) string {
 	t.Helper()
+	old := MinPyNodeSecs
+	MinPyNodeSecs = 0
+	t.Cleanup(func() { MinPyNodeSecs = old })
 	dir := t.TempDir()
+	writeTree(t, dir, nodeTree())
+	return nodeSelectIn(t, dir, file, edit)
+}
+
+// nodeSelectIn is nodeSelect in dir, which holds a nodeTree.
+func nodeSelectIn(t *testing.T, dir, file string, edit func(string) string) string {
+	t.Helper()
 	base := nodeTree()
-	writeTree(t, dir, base)
 	cur := edit(base[file])
 	if cur == base[file] {
 		t.Fatalf("edit of %s changed nothing", file)
@@ -160,6 +169,32 @@ func TestDiffUnits(t *testing.T) {
 
 // TestPyNodesRunUnderPytest runs the narrowed node ids with the real
 // pytest: each collects and passes.
+// TestPyNodesPay: node ids are used only once whole runs of the selected
+// files are known to take MinPyNodeSecs or more; until then, and while
+// they take less, the files run whole.
+func TestPyNodesPay(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeTree(t, dir, nodeTree())
+	edit := replace("return 2", "return 5")
+	if got := nodeSelectIn(t, dir, "lib/reg.py", edit); got != "tests/test_reg.py" {
+		t.Fatalf("no times recorded: %s, want the file whole", got)
+	}
+	RecordPytestTimes(dir, map[string]float64{"tests.test_reg::test_lookup": 0.5, "tests.test_reg::test_unused": 0.4}, nil)
+	if got := nodeSelectIn(t, dir, "lib/reg.py", edit); got != "tests/test_reg.py" {
+		t.Fatalf("0.9s recorded: %s, want the file whole", got)
+	}
+	// A run of node ids does not count: it ran only some of the file.
+	RecordPytestTimes(dir, map[string]float64{"tests.test_reg::test_unused": 5}, []string{"tests/test_reg.py::test_unused"})
+	if got := nodeSelectIn(t, dir, "lib/reg.py", edit); got != "tests/test_reg.py" {
+		t.Fatalf("a node-id run recorded: %s, want the file whole", got)
+	}
+	RecordPytestTimes(dir, map[string]float64{"tests.test_reg::test_lookup": 1.5, "tests.test_reg::test_unused": 0.6}, []string{"tests/test_reg.py"})
+	if got := nodeSelectIn(t, dir, "lib/reg.py", edit); got != "tests/test_reg.py::test_unused" {
+		t.Fatalf("2.1s recorded: %s, want tests/test_reg.py::test_unused", got)
+	}
+}
+
 func TestPyNodesRunUnderPytest(t *testing.T) {
 	if _, err := os.Stat(sysPython); err != nil {
 		t.Skip("no " + sysPython)

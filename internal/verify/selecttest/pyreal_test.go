@@ -2,7 +2,9 @@ package selecttest
 
 import (
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -79,8 +81,8 @@ func TestPyNodesRealWorld(t *testing.T) {
 }
 
 type realStats struct {
-	faults, fileCaught, nodeCaught, missed, nodeLevel, testsMissed int
-	fileSecs, nodeSecs, fileCPU, nodeCPU                           []float64
+	faults, fileCaught, nodeCaught, missed, nodeLevel, testsMissed, ruleKept int
+	fileSecs, nodeSecs, fileCPU, nodeCPU, ruleSecs, ruleCPU                  []float64
 }
 
 func realProject(t *testing.T, dir string, max int) {
@@ -92,6 +94,13 @@ func realProject(t *testing.T, dir string, max int) {
 	}
 	red, _, _ := realRun(dir, check.Args)
 	t.Logf("red at HEAD: %v", red)
+	// The time rule, judged as the gate would after a whole run at HEAD;
+	// the comparison below narrows every fault it can.
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	recordHeadTimes(t, dir, check.Args)
+	defer func(s float64) { MinPyNodeSecs = s }(MinPyNodeSecs)
+	rule := MinPyNodeSecs
+	MinPyNodeSecs = 0
 	var sources []string
 	proj := loadPyProject(dir, readPytestConfig(dir, pytestconf.Version{}), nil)
 	isTest := map[string]bool{}
@@ -155,6 +164,14 @@ func realProject(t *testing.T, dir string, max int) {
 		os.WriteFile(filepath.Join(dir, f.File), orig, 0o644)
 		st.fileSecs, st.nodeSecs = append(st.fileSecs, fs), append(st.nodeSecs, ns)
 		st.fileCPU, st.nodeCPU = append(st.fileCPU, fc), append(st.nodeCPU, nc)
+		recorded := pytestSecs(dir, fileSel.Targets)
+		if recorded >= rule {
+			st.ruleKept++
+			st.ruleSecs, st.ruleCPU = append(st.ruleSecs, ns), append(st.ruleCPU, nc)
+		} else {
+			st.ruleSecs, st.ruleCPU = append(st.ruleSecs, fs), append(st.ruleCPU, fc)
+		}
+		t.Logf("%s:%d: the selected files' tests took %.2fs at HEAD (rule: node ids from %.0fs)", f.File, f.Line, recorded, rule)
 		newFile, newNode := minus(fileFail, red), minus(nodeFail, red)
 		if len(newFile) > 0 {
 			st.fileCaught++
@@ -180,6 +197,40 @@ func realProject(t *testing.T, dir string, max int) {
 		filepath.Base(dir), st.faults, st.nodeLevel, st.fileCaught, st.nodeCaught, st.missed, st.testsMissed,
 		sum(st.fileSecs), sum(st.nodeSecs), sum(st.nodeSecs)/sum(st.fileSecs), medianRatio(st.nodeSecs, st.fileSecs),
 		sum(st.fileCPU), sum(st.nodeCPU), sum(st.nodeCPU)/sum(st.fileCPU), strings.TrimSpace(string(load)))
+	t.Logf("SUMMARY %s, time rule (%.0fs): node ids kept for %d of %d; wall Σ ratio %.2f, CPU Σ ratio %.2f against the file level",
+		filepath.Base(dir), rule, st.ruleKept, st.nodeLevel, sum(st.ruleSecs)/sum(st.fileSecs), sum(st.ruleCPU)/sum(st.fileCPU))
+}
+
+// recordHeadTimes runs the whole suite with a JUnit report and records its
+// test times, as the gate does after a run of whole files.
+func recordHeadTimes(t *testing.T, dir string, args []string) {
+	report := filepath.Join(t.TempDir(), "head.xml")
+	cmd := exec.Command(args[0], append(args[1:], "--junitxml="+report)...)
+	cmd.Dir = dir
+	if pp := os.Getenv("PYNODES_PYTHONPATH"); pp != "" {
+		cmd.Env = append(os.Environ(), "PYTHONPATH="+pp)
+	}
+	_ = cmd.Run()
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatalf("no JUnit report from the whole run: %v", err)
+	}
+	var doc struct {
+		Cases []struct {
+			Classname string  `xml:"classname,attr"`
+			Name      string  `xml:"name,attr"`
+			Time      float64 `xml:"time,attr"`
+		} `xml:"testsuite>testcase"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	secs := map[string]float64{}
+	for _, c := range doc.Cases {
+		secs[c.Classname+"::"+c.Name] += c.Time
+	}
+	RecordPytestTimes(dir, secs, nil)
+	t.Logf("whole run at HEAD: %d tests, %.2fs of test time", len(doc.Cases), sum(slices.Collect(maps.Values(secs))))
 }
 
 var realFailed = regexp.MustCompile(`(?m)^(?:FAILED|ERROR) (\S+)`)
@@ -317,6 +368,8 @@ func TestPyNodesSelectCost(t *testing.T) {
 		t.Fatal("no function to fault")
 	}
 	f := faults[0]
+	defer func(s float64) { MinPyNodeSecs = s }(MinPyNodeSecs)
+	MinPyNodeSecs = 0 // the node level's own cost; the time rule skips it below 2s
 	lines := strings.SplitAfter(string(orig), "\n")
 	lines[f.Line-1] = strings.Repeat(" ", f.Col) + "raise RuntimeError('x')\n" + lines[f.Line-1]
 	os.WriteFile(filepath.Join(dir, file), []byte(strings.Join(lines, "")), 0o644)

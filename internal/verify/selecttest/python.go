@@ -183,8 +183,10 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	if unittest {
 		return unittestSelection(in.Check, files, notes)
 	}
-	if nodes := proj.narrowToNodes(in.Base, changed, files, isTest, added, widened); nodes.targets != nil && !contains(in.Check.Args, "-k") {
-		files = nodes.targets
+	if !contains(in.Check.Args, "-k") && pyNodesPay(in.Check.Dir, files) {
+		if nodes := proj.narrowToNodes(in.Base, changed, files, isTest, added, widened); nodes.targets != nil {
+			files = nodes.targets
+		}
 	}
 	args, _ := runner.For(detect.Pytest).NarrowTargets(in.Check.Dir, in.Check.Args, files)
 	return narrowed(args, files, notes), nil
