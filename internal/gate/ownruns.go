@@ -225,7 +225,10 @@ func (r ownRun) invocation() runner.Invocation {
 // check carries its words.
 func plannedWant(pl verify.Planned) runner.Want {
 	w := runner.Want{Runner: pl.Runner, Full: pl.Full, Targets: pl.Targets}
-	if pl.Runner == runner.Custom {
+	switch {
+	case pl.Configured != "":
+		w.Args = configuredWords(pl.Configured)
+	case pl.Runner == runner.Custom:
 		w.Args = configuredWords(pl.Command)
 	}
 	return w

@@ -193,3 +193,17 @@ func TestChainedRunsStandIn(t *testing.T) {
 		t.Errorf("a failed chain stood in for go test: %+v", p)
 	}
 }
+
+// TestConfiguredKnownRunnerCover: a configured check a known runner reads
+// is covered by a plain run of that runner only when its own words are a
+// plain run; `npx jest -c ci.config.js` is not what `npx jest` runs.
+func TestConfiguredKnownRunnerCover(t *testing.T) {
+	runs := OwnRunsOf("npx jest", "/p", nil, RunEnd{Passed: true})
+	prior := priorRuns(runs, 0)
+	if p := prior(verify.Planned{Runner: detect.Jest, Dir: "/p", Full: true, Command: "npx jest --ci", Configured: "npx jest --ci"}); p == nil || !p.Passed {
+		t.Errorf("npx jest did not stand in for the configured npx jest --ci: %+v", p)
+	}
+	if p := prior(verify.Planned{Runner: detect.Jest, Dir: "/p", Full: true, Command: "npx jest -c ci.config.js", Configured: "npx jest -c ci.config.js"}); p != nil {
+		t.Errorf("npx jest stood in for the configured npx jest -c ci.config.js: %+v", p)
+	}
+}

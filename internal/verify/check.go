@@ -36,6 +36,9 @@ const excerptTail = runner.ExcerptTail
 func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel selecttest.Selection) (CheckRun, error) {
 	if e.opts.Prior != nil {
 		planned := Planned{Dir: c.Dir, Runner: c.Runner, Full: sel.Full, Targets: sel.Targets, Command: shownCommand(c, sel.Args)}
+		if c.Configured && c.Runner != detect.Custom {
+			planned.Configured = c.Command
+		}
 		if pr := e.opts.Prior(planned); pr != nil {
 			cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: sel.Scope, Note: c.Note, Targets: sel.Targets, Dependent: !c.FullReason.IsZero(), check: c, args: sel.Args}
 			cr = e.fromPrior(cr, pr)

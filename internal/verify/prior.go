@@ -17,6 +17,12 @@ type Planned struct {
 	Targets []string
 	// Command is the command as it would be shown.
 	Command string
+	// Configured is the check's command line as the user configured it,
+	// for a configured check whose runner is known (for an opaque one,
+	// Runner is Custom and Command is that line): a run covers it only
+	// with these words or, when they are a plain run, as a run of its
+	// runner covers the whole suite.
+	Configured string
 }
 
 // Prior is an earlier run that settles a planned check, so it is not run

@@ -415,7 +415,7 @@ func (e *engine) plan(ctx context.Context) ([]detect.Check, error) {
 	if len(e.opts.Checks) > 0 {
 		var out []detect.Check
 		for _, c := range e.opts.Checks {
-			out = append(out, detect.Check{Command: c, Dir: e.cs.Root, Runner: detect.Custom})
+			out = append(out, detect.Configured(e.cs.Root, c))
 		}
 		return append(out, e.teamChecks()...), nil
 	}

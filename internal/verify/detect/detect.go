@@ -70,6 +70,9 @@ type Check struct {
 	// it (pytest's, "7.2.1"), which decides what it reads; "" when not
 	// known.
 	Version string
+	// Configured is set for a check the user configured: a run stands
+	// in for it only as Planned.Configured says.
+	Configured bool
 	// Note says something about how the check was chosen that the user
 	// would want to know ("the virtualenv venv/ has no pytest, so
 	// /usr/bin/python3 ran the tests"); the evidence carries it.

@@ -190,8 +190,8 @@ func coversTarget(kind TargetKind, have, want string) bool {
 }
 
 // Want is a run the gate would make of a check: its runner, and the
-// whole suite or the selected targets. A configured check (Custom) has
-// its words in Args.
+// whole suite or the selected targets. A configured check has its words
+// in Args (Custom, or the known runner they call).
 type Want struct {
 	Runner  Name
 	Full    bool
@@ -205,7 +205,7 @@ type Want struct {
 // is covered only by a run of itself: the same words, or, when a known
 // runner reads its words, a run that covers that runner's run.
 func Covers(have Invocation, want Want) bool {
-	if want.Runner == Custom {
+	if want.Runner == Custom || want.Args != nil {
 		if !have.Plain {
 			return false
 		}
@@ -236,10 +236,14 @@ func Covers(have Invocation, want Want) bool {
 // CoversRun reports whether a plain run have covers everything an
 // earlier run e ran.
 func CoversRun(have, e Invocation) bool {
-	if e.All {
-		return Covers(have, Want{Runner: e.Runner, Full: true, Args: e.Args})
+	var words []string
+	if e.Runner == Custom {
+		words = e.Args
 	}
-	return Covers(have, Want{Runner: e.Runner, Targets: e.Targets, Args: e.Args})
+	if e.All {
+		return Covers(have, Want{Runner: e.Runner, Full: true, Args: words})
+	}
+	return Covers(have, Want{Runner: e.Runner, Targets: e.Targets, Args: words})
 }
 
 // SameCheck reports whether a run, plain or not, ran the check want
@@ -247,7 +251,7 @@ func CoversRun(have, e Invocation) bool {
 // words (or the known runner they call). A run of the check that timed
 // out is not started again.
 func SameCheck(have Invocation, want Want) bool {
-	if want.Runner != Custom {
+	if want.Runner != Custom && want.Args == nil {
 		return For(have.Runner).StandsFor(want.Runner)
 	}
 	if slices.Equal(have.Args, want.Args) {
