@@ -53,27 +53,72 @@ func (jest) NoTests(exit, tests int, _ string) bool { return tests == 0 && (exit
 func (jest) Collector(reportDir, dir string) Collector { return newJestJSON(reportDir, dir, false) }
 
 // NarrowTests runs the failing tests by full name with -t, when the
-// arguments reach jest (directly, or through a plain test script).
+// arguments reach jest (directly, or through a plain test script), and
+// only their files (--runTestsByPath) when every failure names its file
+// and each is there: the base lacks a test file that is new.
 func (jest) NarrowTests(dir string, args []string, tests []Failure) ([]string, bool) {
-	return jsNamePattern(dir, args, tests, "jest")
+	pattern, ok := jsNamePattern(dir, args, tests, "jest")
+	if !ok {
+		return nil, false
+	}
+	if files, ok := failingFiles(dir, tests); ok {
+		if out, _ := jestWith(dir, withoutJSPaths(args), append([]string{"--runTestsByPath"}, files...)); out != nil {
+			return append(out, "-t", pattern), true
+		}
+	}
+	return withExtraArgs(args, "-t", pattern), true
 }
 
-// jsNamePattern adds -t '^(a|b)$' over the failing tests' full names.
-func jsNamePattern(dir string, args []string, tests []Failure, prog string) ([]string, bool) {
+// jsNamePattern is the -t pattern '^(a|b)$' over the failing tests' full
+// names; ok is false when the arguments do not reach the runner or a
+// failure is not a test (a suite that failed to run).
+func jsNamePattern(dir string, args []string, tests []Failure, prog string) (string, bool) {
 	if !slices.ContainsFunc(args, func(a string) bool { return path.Base(a) == prog }) && !(path.Base(at(args, 0)) == "npm" && plainTestScript(dir)) {
-		return nil, false
+		return "", false
 	}
 	var names []string
 	for _, f := range tests {
 		if strings.HasSuffix(f.Name, ")") && strings.Contains(f.Name, " (suite failed to run)") {
-			return nil, false
+			return "", false
 		}
 		names = append(names, regexp.QuoteMeta(f.Name))
 	}
 	if len(names) == 0 {
-		return nil, false
+		return "", false
 	}
-	return withExtraArgs(args, "-t", "^("+strings.Join(names, "|")+")$"), true
+	return "^(" + strings.Join(names, "|") + ")$", true
+}
+
+// failingFiles are the test files of failures named "file › test" (from
+// the JSON report) that dir has: a file the base lacks is new, and so are
+// its failures. ok is false when a failure names no file, or none is left.
+func failingFiles(dir string, tests []Failure) ([]string, bool) {
+	var files []string
+	for _, f := range tests {
+		file, _, found := strings.Cut(f.ID, " › ")
+		if !found || filepath.IsAbs(file) || file == ".." || strings.HasPrefix(file, "../") {
+			return nil, false
+		}
+		if !fileExists(filepath.Join(dir, filepath.FromSlash(file))) {
+			continue
+		}
+		if !slices.Contains(files, file) {
+			files = append(files, file)
+		}
+	}
+	slices.Sort(files)
+	return files, len(files) > 0
+}
+
+// withoutJSPaths drops the file list a related selection ended with
+// (--findRelatedTests FILES, --runTestsByPath FILES).
+func withoutJSPaths(args []string) []string {
+	for i, a := range args {
+		if a == "--findRelatedTests" || a == "--runTestsByPath" {
+			return args[:i:i]
+		}
+	}
+	return args
 }
 
 func newJestJSON(reportDir, dir string, vitest bool) *jestJSON {

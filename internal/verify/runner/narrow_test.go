@@ -99,3 +99,50 @@ func TestMissingReport(t *testing.T) {
 		t.Errorf("no report asked for, yet NoReport %q", o.NoReport)
 	}
 }
+
+// TestJSNarrowTests: a jest or vitest baseline runs the failing tests'
+// files only (a file the base lacks is left out) with -t over their full
+// names; without files in the failures' IDs, -t alone.
+func TestJSNarrowTests(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"package.json", "test/a.test.js", "test/b.test.js"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(`{"scripts":{"test":"jest"}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failures := []Failure{
+		{ID: "test/b.test.js › b works", Name: "b works"},
+		{ID: "test/a.test.js › a (x) works", Name: "a (x) works"},
+		{ID: "test/new.test.js › new works", Name: "new works"},
+	}
+	pattern := `^(b works|a \(x\) works|new works)$`
+	cases := []struct {
+		r    Name
+		args []string
+		fs   []Failure
+		want []string
+	}{
+		{Jest, []string{"npm", "test", "--", "--runTestsByPath", "test/a.test.js", "test/b.test.js", "test/c.test.js"}, failures,
+			[]string{"npm", "test", "--", "--runTestsByPath", "test/a.test.js", "test/b.test.js", "-t", pattern}},
+		{Jest, []string{"npx", "jest", "--ci", "--findRelatedTests", "src/a.js"}, failures,
+			[]string{"npx", "jest", "--ci", "--runTestsByPath", "test/a.test.js", "test/b.test.js", "-t", pattern}},
+		{Jest, []string{"npm", "test"}, failures,
+			[]string{"npm", "test", "--", "--runTestsByPath", "test/a.test.js", "test/b.test.js", "-t", pattern}},
+		{Jest, []string{"npx", "jest"}, []Failure{{ID: "b works", Name: "b works"}},
+			[]string{"npx", "jest", "-t", "^(b works)$"}},
+		{Vitest, []string{"npx", "vitest", "related", "--run", "--reporter", "dot", "src/a.ts"}, failures,
+			[]string{"npx", "vitest", "run", "--reporter", "dot", "test/a.test.js", "test/b.test.js", "-t", pattern}},
+		{Vitest, []string{"npx", "vitest", "run"}, failures,
+			[]string{"npx", "vitest", "run", "test/a.test.js", "test/b.test.js", "-t", pattern}},
+		{Vitest, []string{"npx", "vitest", "run"}, []Failure{{ID: "test/a.test.js", Name: "test/a.test.js (suite failed to run)"}}, nil},
+	}
+	for _, tc := range cases {
+		got, ok := For(tc.r).NarrowTests(dir, tc.args, tc.fs)
+		if !slices.Equal(got, tc.want) || ok != (tc.want != nil) {
+			t.Errorf("%s %q:\n got %q, %v\nwant %q", tc.r, tc.args, got, ok, tc.want)
+		}
+	}
+}

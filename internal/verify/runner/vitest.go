@@ -3,6 +3,7 @@ package runner
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/verify/scope"
@@ -52,8 +53,35 @@ func (vitest) NoTests(exit, tests int, output string) bool {
 
 func (vitest) Collector(reportDir, dir string) Collector { return newJestJSON(reportDir, dir, true) }
 
-func (vitest) NarrowTests(dir string, args []string, tests []Failure) ([]string, bool) {
-	return jsNamePattern(dir, args, tests, "vitest")
+// NarrowTests runs the failing tests by full name with -t, and only their
+// files when every failure names one that is there (file arguments filter
+// vitest's run by path): a related selection becomes `vitest run FLAGS
+// FILES -t …`.
+func (v vitest) NarrowTests(dir string, args []string, tests []Failure) ([]string, bool) {
+	pattern, ok := jsNamePattern(dir, args, tests, "vitest")
+	if !ok {
+		return nil, false
+	}
+	files, ok := failingFiles(dir, tests)
+	if !ok {
+		return withExtraArgs(args, "-t", pattern), true
+	}
+	if i := runnerAt(args, "vitest"); i >= 0 && at(args, i+1) == "related" {
+		out := append(append([]string{}, args[:i+1]...), "run")
+		rest := args[i+2:]
+		for j := 0; j < len(rest) && strings.HasPrefix(rest[j], "-"); j++ {
+			if rest[j] == "--run" {
+				continue
+			}
+			out = append(out, rest[j])
+			if slices.Contains(v.flags.Valued, rest[j]) && j+1 < len(rest) {
+				j++
+				out = append(out, rest[j])
+			}
+		}
+		return append(append(out, files...), "-t", pattern), true
+	}
+	return withExtraArgs(args, append(files, "-t", pattern)...), true
 }
 
 // Related builds `vitest related --run ... FILES`; the related
