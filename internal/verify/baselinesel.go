@@ -233,7 +233,10 @@ func addedFile(added map[string]bool, classname string) bool {
 	return false
 }
 
-// narrowUnittest names the failing tests (mod.Class.test_x) to unittest.
+// narrowUnittest names the failing tests (mod.Class.test_x) to unittest;
+// a failing class or module fixture by its class or module, and a module
+// that did not import keeps the check's selection (named, it fails under
+// another ID, and would count as new).
 func narrowUnittest(_ baseTree, args []string, fs []Failure) ([]string, bool) {
 	if len(args) < 3 || args[len(args)-2] != "-m" && !slices.Contains(args, "unittest") {
 		return nil, false
@@ -242,10 +245,11 @@ func narrowUnittest(_ baseTree, args []string, fs []Failure) ([]string, bool) {
 	out = slicesDropDiscover(out)
 	names := map[string]bool{}
 	for _, f := range fs {
-		if !dottedName.MatchString(f.ID) {
+		name, ok := runner.UnittestName(f.ID)
+		if !ok || !dottedName.MatchString(name) {
 			return nil, false
 		}
-		names[f.ID] = true
+		names[name] = true
 	}
 	return append(out, sortedSet(names)...), true
 }

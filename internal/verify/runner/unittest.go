@@ -49,12 +49,40 @@ func (unittest) NarrowTests(_ string, args []string, tests []Failure) ([]string,
 		}
 	}
 	for _, f := range tests {
-		if strings.ContainsAny(f.ID, " /") {
+		name, ok := UnittestName(f.ID)
+		if !ok {
 			return nil, false
 		}
-		out = append(out, f.ID)
+		out = append(out, name)
 	}
 	return out, len(tests) > 0
+}
+
+// UnittestName is the name that loads a failing test again by itself, so
+// that it fails under the same ID: the test's dotted path, or for a
+// failing class or module fixture ("pkg.mod.K.setUpClass") its class or
+// module. A module that did not import ("unittest.loader._FailedTest.…")
+// fails under another ID when named, and has no such name.
+func UnittestName(id string) (string, bool) {
+	if strings.ContainsAny(id, " /") || strings.HasPrefix(id, "unittest.loader.") {
+		return "", false
+	}
+	owner, last, ok := cutLast(id, ".")
+	switch {
+	case !ok:
+		return "", false
+	case last == "setUpClass" || last == "tearDownClass" || last == "setUpModule" || last == "tearDownModule":
+		return owner, true
+	}
+	return id, true
+}
+
+func cutLast(s, sep string) (before, after string, ok bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
 }
 
 func (unittest) Collector(string, string) Collector { return &lineParser{parse: parseUnittest} }
