@@ -221,6 +221,10 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 		spec.Args, cr.Command = col.Args(sel.Args), shownCommand(c, sel.Args)
 		spec.Approve = shell.Join(sel.Args)
 	}
+	runEnv := spec.Env
+	if ec, ok := col.(runner.EnvCollector); ok {
+		spec.Env = append(append([]string(nil), runEnv...), ec.Env(e.getenv)...)
+	}
 	if label == "" {
 		label = e.shownDir(c.Dir) + shortCommand(cr.Command, cr.Targets)
 		if c.Team != "" {
@@ -231,6 +235,15 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	locks := e.lockCandidates(c)
 	lockSums := e.lockSums(locks)
 	res, err := e.r.Run(ctx, spec)
+	if rt, ok := col.(runner.Retrier); ok && err == nil {
+		if again, ok := rt.Retry(res.Output); ok {
+			// The runner's report plugin could not be loaded: the
+			// same run again, with the runner's own report.
+			col = again
+			spec.Args, spec.Env, spec.Stdout = col.Args(sel.Args), runEnv, col.Stdout()
+			res, err = e.r.Run(ctx, spec)
+		}
+	}
 	stop()
 	e.recordLocks(locks, lockSums)
 	var nf *run.NotFoundError
@@ -273,6 +286,21 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.Failures) == 0 && rn.NoTests(res.ExitCode, o.Tests, text)
 	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == "" && cr.CouldNotRun == ""
 	return cr, nil
+}
+
+// getenv looks a variable up in the environment checks start from.
+func (e *engine) getenv(name string) string {
+	env := e.r.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val // the last one wins, as exec's does
+		}
+	}
+	return v
 }
 
 // noReportReason says why a run that exited 0 without its structured

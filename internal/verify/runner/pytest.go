@@ -15,7 +15,8 @@ import (
 )
 
 // pytest is `pytest` and `python -m pytest`: paths as targets, results
-// from --junitxml (its text when no report can be written).
+// from chanto's report plugin or --junitxml (pytestreport.go; its text
+// when no report can be written).
 type pytest struct{ base }
 
 var _ Runner = pytest{}
@@ -162,7 +163,7 @@ func (pytest) Collector(reportDir, _ string) Collector {
 	if reportDir == "" {
 		return &lineParser{parse: parsePytestText}
 	}
-	return &junit{file: filepath.Join(reportDir, "pytest.xml"), lp: lineParser{parse: parsePytestText}}
+	return newPytestCollector(reportDir)
 }
 
 // ---- pytest --junitxml ----
@@ -205,31 +206,39 @@ func (j *junit) Finish(res run.Result) Outcome {
 		o.NoReport = "a readable JUnit report (--junitxml)"
 		return o
 	}
-	o.Tests, o.Failures, o.Secs = 0, nil, map[string]float64{}
+	var cases []junitCase
 	var walk func(s junitSuite)
 	walk = func(s junitSuite) {
-		for _, c := range s.Cases {
-			o.Tests++
-			if c.Classname != "" {
-				o.Secs[c.Classname+"::"+c.Name] += c.Time
-			}
-			if c.Failure == nil && c.Error == nil {
-				if c.Skipped == nil && c.Classname != "" {
-					o.Passed = append(o.Passed, Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)})
-				}
-				continue
-			}
-			f := Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)}
-			if c.Classname == "" {
-				f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
-			}
-			o.Failures = append(o.Failures, f)
-		}
+		cases = append(cases, s.Cases...)
 		for _, sub := range s.Suites {
 			walk(sub)
 		}
 	}
 	walk(root)
+	return junitOutcome(o, cases)
+}
+
+// junitOutcome counts pytest's test cases (a JUnit report's, or the ones
+// chanto's plugin report stands for) and names the failures and passes.
+func junitOutcome(o Outcome, cases []junitCase) Outcome {
+	o.Tests, o.Failures, o.Secs = 0, nil, map[string]float64{}
+	for _, c := range cases {
+		o.Tests++
+		if c.Classname != "" {
+			o.Secs[c.Classname+"::"+c.Name] += c.Time
+		}
+		if c.Failure == nil && c.Error == nil {
+			if c.Skipped == nil && c.Classname != "" {
+				o.Passed = append(o.Passed, Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)})
+			}
+			continue
+		}
+		f := Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)}
+		if c.Classname == "" {
+			f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
+		}
+		o.Failures = append(o.Failures, f)
+	}
 	return o
 }
 
