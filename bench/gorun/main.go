@@ -7,7 +7,8 @@
 //	go run ./bench/gorun -faults 20 /tmp/x/cobra /tmp/x/chi
 //
 // Each folder must be a clean git work tree of a Go module; it is
-// restored after every fault.
+// restored after every fault. A fault without a pattern runs its packages
+// whole either way, so its tests are run only with -all.
 package main
 
 import (
@@ -39,6 +40,8 @@ import (
 func main() {
 	faults := flag.Int("faults", 20, "faults per module")
 	seed := flag.Int64("seed", 1, "random seed")
+	flag.IntVar(&selecttest.MaxRunNames, "max-names", selecttest.MaxRunNames, "most test names a pattern may list")
+	flag.BoolVar(&runAll, "all", false, "run the tests of faults without a pattern too (their narrowed run is the whole run, so they cannot be missed)")
 	flag.BoolVar(&selectOnly, "select-only", false, "select only: report each fault's pattern or why there is none, run no tests")
 	flag.Parse()
 	// Every pattern is judged, however fast the tests; the report says
@@ -54,6 +57,7 @@ func main() {
 		}
 		os.Exit(1)
 	}()
+	fmt.Println("| module | faults | with a pattern | tests run | caught by whole packages | missed by the pattern | median whole | median narrowed | Σ narrowed/whole | with tests ≥ 2s | their Σ ratio | median selection |")
 	for _, dir := range flag.Args() {
 		dir, _ = filepath.Abs(dir)
 		if err := module(dir, *faults, *seed); err != nil {
@@ -62,8 +66,9 @@ func main() {
 	}
 }
 
-// selectOnly skips the test runs, to see quickly why patterns do not apply.
-var selectOnly bool
+// selectOnly skips the test runs, to see quickly why patterns do not
+// apply; without runAll, only faults with a pattern run their tests.
+var selectOnly, runAll bool
 
 var (
 	restoreMu sync.Mutex
@@ -80,6 +85,7 @@ type result struct {
 	selectMS            float64
 	testSecs            float64 // go test's own package times, summed
 	parsed, filesParsed int
+	notRun              bool // no tests were run for it
 }
 
 func module(dir string, n int, seed int64) error {
@@ -101,7 +107,7 @@ func module(dir string, n int, seed int64) error {
 			continue
 		}
 		rs = append(rs, r)
-		fmt.Fprintf(os.Stderr, "%s %s %s: whole %v (%s, tests %.1fs) narrow %v (%s) select %.0fms %s%s\n", filepath.Base(dir), r.file, r.mut,
+		fmt.Fprintf(os.Stderr, "%s %s %s: names %d/%d whole %v (%s, tests %.1fs) narrow %v (%s) select %.0fms %s%s\n", filepath.Base(dir), r.file, r.mut, r.names, r.tests,
 			r.whole.Round(time.Millisecond), failWord(r.wholeFail), r.testSecs, r.narrow.Round(time.Millisecond), failWord(r.narFail), r.selectMS, r.pattern, r.why)
 	}
 	report(dir, rs)
@@ -259,7 +265,8 @@ func runFault(dir string, s site) (result, bool) {
 	}
 	st := selecttest.LastGoRunStats()
 	r.pattern, r.why, r.tests, r.names, r.parsed, r.filesParsed = sel.RunPattern, st.Why, st.Tests, st.Names, st.Parsed, st.Files
-	if selectOnly {
+	if selectOnly || sel.RunPattern == "" && !runAll {
+		r.notRun = true
 		return r, true
 	}
 	wholeArgs := sel.Args
@@ -316,11 +323,14 @@ func report(dir string, rs []result) {
 	var whole, narrow []float64
 	var sumW, sumN, gW, gN float64
 	gated := 0
-	caught, missed, narrowedN := 0, 0, 0
+	caught, missed, narrowedN, ran := 0, 0, 0, 0
 	whys := map[string]int{}
 	var sel []float64
 	for _, r := range rs {
 		sel = append(sel, r.selectMS)
+		if !r.notRun {
+			ran++
+		}
 		if r.wholeFail {
 			caught++
 			if !r.narFail {
@@ -343,7 +353,7 @@ func report(dir string, rs []result) {
 			gN += r.narrow.Seconds()
 		}
 	}
-	fmt.Printf("| %s | %d | %d | %d | %d | %.2fs | %.2fs | %.2f | %d | %.2f | %.0f ms |\n", filepath.Base(dir), len(rs), narrowedN, caught, missed,
+	fmt.Printf("| %s | %d | %d | %d | %d | %d | %.2fs | %.2fs | %.2f | %d | %.2f | %.0f ms |\n", filepath.Base(dir), len(rs), narrowedN, ran, caught, missed,
 		median(whole), median(narrow), ratio(sumN, sumW), gated, ratio(gN, gW), median(sel))
 	var keys []string
 	for k := range whys {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -33,11 +34,17 @@ type goDecl struct {
 	// Kind is 'f' (function), 'm' (method), 'v' (var), 'c' (const),
 	// 't' (type), 'i' (init) or 'a' (a name an init assigns).
 	Kind byte `json:"k"`
-	// Refs are the names it mentions, sorted and deduplicated.
+	// Refs are the names it mentions as tokens (golangrefs.go), sorted
+	// and deduplicated. An init's assignment ('a') is named by the token
+	// of what it assigns.
 	Refs []string `json:"x,omitempty"`
 	// Inert marks a blank variable whose value runs no code, such as the
 	// interface assertion var _ I = (*T)(nil).
 	Inert bool `json:"i,omitempty"`
+	// Callees are, for a blank variable whose value calls only named
+	// things, their tokens: when each names a type of the module the calls
+	// are conversions (var _ I = T(&t{})) and run no code either.
+	Callees []string `json:"c,omitempty"`
 }
 
 // goFileSum is what one Go file contributes to the reference graph.
@@ -48,6 +55,10 @@ type goFileSum struct {
 	Opaque string `json:"o,omitempty"`
 	// Bad is set when the file does not parse.
 	Bad bool `json:"b,omitempty"`
+	// Imports and Bound let tokens be resolved: what the file imports,
+	// and the names it declares below the package level.
+	Imports []goImport `json:"m,omitempty"`
+	Bound   []string   `json:"l,omitempty"`
 }
 
 var callMemo fileMemo[goFileSum]
@@ -66,7 +77,15 @@ func summarizeGoSource(src []byte) goFileSum {
 	if err != nil {
 		return goFileSum{Bad: true}
 	}
-	var sum goFileSum
+	sum := goFileSum{Bound: boundNames(f)}
+	for _, im := range f.Imports {
+		gi := goImport{}
+		gi.Path, _ = strconv.Unquote(im.Path.Value)
+		if im.Name != nil {
+			gi.Name = im.Name.Name
+		}
+		sum.Imports = append(sum.Imports, gi)
+	}
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {
 			switch {
@@ -84,7 +103,7 @@ func summarizeGoSource(src []byte) goFileSum {
 				sum.Decls = append(sum.Decls, initDecls(d.Body)...)
 				continue
 			}
-			gd := goDecl{Name: d.Name.Name, Kind: 'f', Refs: refsOf(d)}
+			gd := goDecl{Name: d.Name.Name, Kind: 'f', Refs: funcRefs(d)}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				gd.Kind, gd.Recv = 'm', recvName(d.Recv.List[0].Type)
 			}
@@ -99,6 +118,20 @@ func summarizeGoSource(src []byte) goFileSum {
 		}
 	}
 	return sum
+}
+
+// funcRefs are what a function's signature and body mention. A method's
+// receiver is left out: its type is where the method is, not what it
+// calls (a mention of the type reaches the method by the receiver rule of
+// hot), and counting it would make every method of a type reach whatever
+// one of them does.
+func funcRefs(d *ast.FuncDecl) []string {
+	set := map[string]bool{}
+	addTokenRefs(d.Type, nil, set)
+	if d.Body != nil {
+		addTokenRefs(d.Body, nil, set)
+	}
+	return sortedKeys(set)
 }
 
 // initDecls splits an init function. A statement that only assigns to
@@ -136,15 +169,15 @@ func initDecls(body *ast.BlockStmt) []goDecl {
 			for i, l := range as.Lhs {
 				// A local (m := ...; m.F = g) is named by its root, so a
 				// later statement that hands m on reaches g.
-				name := lastName(l)
+				name := targetToken(l)
 				if local[rootName(l)] {
 					name = rootName(l)
 				}
-				out = append(out, goDecl{Name: name, Kind: 'a', Refs: refsOf(as.Rhs[i])})
+				out = append(out, goDecl{Name: name, Kind: 'a', Refs: tokenRefs(as.Rhs[i], nil)})
 			}
 			continue
 		}
-		for _, r := range refsOf(st) {
+		for _, r := range tokenRefs(st, nil) {
 			rest[r] = true
 		}
 	}
@@ -176,11 +209,22 @@ func rootName(e ast.Expr) string {
 	return ""
 }
 
-func lastName(e ast.Expr) string {
-	if s, ok := e.(*ast.SelectorExpr); ok {
-		return s.Sel.Name
+// targetToken is the token of what an assignment writes: X, or id.X for
+// id.X.Y... (the variable X of package id, or a field of variable id).
+func targetToken(e ast.Expr) string {
+	var last *ast.SelectorExpr
+	for {
+		s, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			break
+		}
+		last, e = s, s.X
 	}
-	return e.(*ast.Ident).Name
+	id := e.(*ast.Ident)
+	if last == nil {
+		return id.Name
+	}
+	return id.Name + "." + last.Sel.Name
 }
 
 // specDecls gives one declaration per name a var, const or type spec
@@ -188,17 +232,31 @@ func lastName(e ast.Expr) string {
 func specDecls(tok token.Token, s ast.Spec) []goDecl {
 	switch s := s.(type) {
 	case *ast.TypeSpec:
-		return []goDecl{{Name: s.Name.Name, Kind: 't', Refs: refsOf(s)}}
+		if _, iface := s.Type.(*ast.InterfaceType); iface {
+			// An interface holds no code and gives no value: calls through
+			// it are selectors of its methods' names, and a value in it
+			// was named by its own type where it was made.
+			return []goDecl{{Name: s.Name.Name, Kind: 't'}}
+		}
+		return []goDecl{{Name: s.Name.Name, Kind: 't', Refs: tokenRefs(s, s.Name)}}
 	case *ast.ValueSpec:
 		kind := byte('v')
 		if tok == token.CONST {
 			kind = 'c'
 		}
-		refs := refsOf(s)
+		refs := tokenRefs(s, nil)
 		inert := !slices.ContainsFunc(s.Values, runsCode)
+		var callees []string
+		if !inert {
+			callees = calleeTokens(s.Values)
+		}
 		out := make([]goDecl, 0, len(s.Names))
 		for _, n := range s.Names {
-			out = append(out, goDecl{Name: n.Name, Kind: kind, Refs: refs, Inert: inert && n.Name == "_"})
+			d := goDecl{Name: n.Name, Kind: kind, Refs: refs}
+			if n.Name == "_" {
+				d.Inert, d.Callees = inert, callees
+			}
+			out = append(out, d)
 		}
 		return out
 	}
@@ -216,6 +274,49 @@ func runsCode(e ast.Expr) bool {
 		return !calls
 	})
 	return calls
+}
+
+// calleeTokens are the tokens of what the calls in es call, or nil when
+// one calls something other than a name (a function literal, a call's
+// result).
+func calleeTokens(es []ast.Expr) []string {
+	set := map[string]bool{}
+	ok := true
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			c, is := n.(*ast.CallExpr)
+			if !is || nilPointer(c) {
+				return ok
+			}
+			fun := c.Fun
+			for {
+				if p, paren := fun.(*ast.ParenExpr); paren {
+					fun = p.X
+				} else if st, star := fun.(*ast.StarExpr); star {
+					fun = st.X
+				} else {
+					break
+				}
+			}
+			switch f := fun.(type) {
+			case *ast.Ident:
+				set[f.Name] = true
+			case *ast.SelectorExpr:
+				if id, isID := f.X.(*ast.Ident); isID {
+					set[id.Name+"."+f.Sel.Name] = true
+				} else {
+					ok = false
+				}
+			default:
+				ok = false
+			}
+			return ok
+		})
+	}
+	if !ok || len(set) == 0 {
+		return nil
+	}
+	return sortedKeys(set)
 }
 
 // nilPointer reports the conversion (*T)(nil).
@@ -270,40 +371,76 @@ func exported(name string) bool {
 	return unicode.IsUpper(r)
 }
 
-// goTarget is a changed function or method: name, and the receiver type of
-// a method ("" for a function).
-type goChange struct{ Name, Recv string }
+// goChange is a changed function or method of package Pkg: name, and the
+// receiver type of a method ("" for a function).
+type goChange struct{ Pkg, Name, Recv string }
 
 // refGraph is the module's declarations indexed for reverse reachability.
 type refGraph struct {
 	decls []graphDecl
-	// users maps a name to the declarations that mention it.
+	// users maps a key to the declarations that mention it.
 	users map[string][]int
 	// tests maps a package import path to its test functions' indexes.
 	tests map[string][]int
-	// vars are the names of package-level variables.
-	vars map[string]bool
+	// vars maps the name of a package-level variable to the packages
+	// that have one.
+	vars map[string][]string
 }
 
 type graphDecl struct {
 	goDecl
 	pkg  string
 	test bool // in a _test.go file
+	// key is what a mention of the declaration resolves to ("" for an
+	// init or a blank variable, which nothing names).
+	key string
 }
 
-// newRefGraph builds the graph from the summaries of files, by package.
-func newRefGraph(files map[string][]fileOf) *refGraph {
-	g := &refGraph{users: map[string][]int{}, tests: map[string][]int{}, vars: map[string]bool{}}
-	for pkg, fs := range files {
-		for _, f := range fs {
+// newRefGraph builds the graph from the summaries of files, by package;
+// names maps the module's import paths to their package names.
+func newRefGraph(files map[string][]fileOf, names map[string]string) *refGraph {
+	g := &refGraph{users: map[string][]int{}, tests: map[string][]int{}, vars: map[string][]string{}}
+	var declScopes []fileScope // of each declaration
+	for _, pkg := range sortedKeys(mapKeys(files)) {
+		own := map[string]bool{}
+		for _, f := range files[pkg] {
+			for _, d := range f.sum.Decls {
+				if strings.ContainsRune("fvct", rune(d.Kind)) {
+					own[d.Name] = true
+				}
+			}
+		}
+		for _, f := range files[pkg] {
+			scope := newFileScope(pkg, f.sum, names, own)
 			for _, d := range f.sum.Decls {
 				i := len(g.decls)
-				g.decls = append(g.decls, graphDecl{goDecl: d, pkg: pkg, test: f.test})
+				gd := graphDecl{goDecl: d, pkg: pkg, test: f.test}
+				switch {
+				case d.Kind == 'm':
+					gd.key = "." + d.Name
+				case d.Kind == 'a':
+					var inModule bool
+					if gd.key, inModule = scope.target(d.Name); !inModule {
+						// Stored outside the module, where any test may
+						// read it: the init proper.
+						gd.Kind, gd.Name, gd.key = 'i', "init", ""
+					}
+				case d.Kind != 'i' && d.Name != "_":
+					gd.key = pkg + " " + d.Name
+				}
+				g.decls = append(g.decls, gd)
+				declScopes = append(declScopes, scope)
+				seen := map[string]bool{}
 				for _, r := range d.Refs {
-					g.users[r] = append(g.users[r], i)
+					for _, k := range scope.keys(r) {
+						if !seen[k] {
+							seen[k] = true
+							g.users[k] = append(g.users[k], i)
+						}
+					}
 				}
 				if d.Kind == 'v' {
-					g.vars[d.Name] = true
+					g.vars[d.Name] = append(g.vars[d.Name], pkg)
 				}
 				if f.test && d.Kind == 'f' && isTestFunc(d.Name) {
 					g.tests[pkg] = append(g.tests[pkg], i)
@@ -311,7 +448,48 @@ func newRefGraph(files map[string][]fileOf) *refGraph {
 			}
 		}
 	}
+	g.conversions(declScopes)
 	return g
+}
+
+// conversions marks inert the blank variables whose calls all name types
+// of the module or new and make: conversions and allocation run no code.
+func (g *refGraph) conversions(scopes []fileScope) {
+	types, declared := map[string]bool{}, map[string]bool{}
+	for _, d := range g.decls {
+		declared[d.key] = true
+		if d.Kind == 't' {
+			types[d.key] = true
+		}
+	}
+	for i := range g.decls {
+		d := &g.decls[i]
+		if len(d.Callees) == 0 {
+			continue
+		}
+		conv := true
+		for _, c := range d.Callees {
+			ks := scopes[i].keys(c)
+			// A builtin's name, unless the package declares its own.
+			builtin := !strings.Contains(c, ".") && noCodeBuiltins[c] && !declared[ks[0]]
+			if !builtin && (len(ks) != 1 || !types[ks[0]]) {
+				conv = false
+			}
+		}
+		d.Inert = conv
+	}
+}
+
+// noCodeBuiltins are the builtin functions that call no code of the
+// module (new(T), make(map[K]V)).
+var noCodeBuiltins = map[string]bool{"new": true, "make": true, "len": true, "cap": true}
+
+func mapKeys[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 type fileOf struct {
@@ -337,38 +515,77 @@ func isTestFunc(name string) bool {
 // fixpoint. A mention of a method's name reaches it; for an exported
 // method, so does a mention of its receiver type (the value may be handed
 // to code that calls the method through an interface or reflection).
-func (g *refGraph) hot(changes []goChange) []bool {
-	hot := make([]bool, len(g.decls))
-	seen := map[string]bool{}
+func (g *refGraph) hot(changes []goChange) []bool { return g.reach(changes).hot }
+
+// reached is the outcome of reach: which declarations reach a change, and
+// the way back to it.
+type reached struct {
+	g   *refGraph
+	hot []bool
+	// by is the name that made a declaration hot; from is the declaration
+	// a name was pushed for (-1: a change).
+	by   []string
+	from map[string]int
+}
+
+func (g *refGraph) reach(changes []goChange) reached {
+	r := reached{g: g, hot: make([]bool, len(g.decls)), by: make([]string, len(g.decls)), from: map[string]int{}}
 	var queue []string
-	push := func(n string) {
-		if n != "" && n != "_" && !seen[n] {
-			seen[n] = true
-			queue = append(queue, n)
+	push := func(key string, from int) {
+		if _, seen := r.from[key]; key != "" && !seen {
+			r.from[key] = from
+			queue = append(queue, key)
 		}
 	}
 	for _, c := range changes {
-		push(c.Name)
-		if c.Recv != "" && exported(c.Name) {
-			push(c.Recv)
+		if c.Recv == "" {
+			push(c.Pkg+" "+c.Name, -1)
+			continue
+		}
+		push("."+c.Name, -1)
+		if exported(c.Name) {
+			push(c.Pkg+" "+c.Recv, -1)
 		}
 	}
 	for len(queue) > 0 {
-		n := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, i := range g.users[n] {
-			if hot[i] {
+		k := queue[0]
+		queue = queue[1:]
+		for _, i := range g.users[k] {
+			if r.hot[i] {
 				continue
 			}
-			hot[i] = true
+			r.hot[i], r.by[i] = true, k
 			d := g.decls[i]
-			push(d.Name)
+			push(d.key, i)
 			if d.Kind == 'm' && exported(d.Name) {
-				push(d.Recv)
+				push(d.pkg+" "+d.Recv, i)
 			}
 		}
 	}
-	return hot
+	return r
+}
+
+// path names the way from hot declaration i to a change: "init → SetMode
+// → debugPrint".
+func (r reached) path(i int) string {
+	parts := []string{r.g.decls[i].label()}
+	k := r.by[i]
+	for n := 0; n < 12; n++ {
+		j := r.from[k]
+		if j < 0 {
+			return strings.Join(append(parts, k[strings.LastIndexAny(k, " .")+1:]), " → ")
+		}
+		parts = append(parts, r.g.decls[j].label())
+		k = r.by[j]
+	}
+	return strings.Join(append(parts, "…"), " → ")
+}
+
+func (d goDecl) label() string {
+	if d.Recv != "" {
+		return d.Recv + "." + d.Name
+	}
+	return d.Name
 }
 
 // testNames returns the sorted names of pkg's test functions, all of them

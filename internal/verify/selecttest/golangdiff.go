@@ -132,7 +132,7 @@ func (d *goDiff) funcs(p *goPkg, f string, old, cur fileDecls, test bool) string
 				d.direct[p.ImportPath] = append(d.direct[p.ImportPath], fn.name)
 			}
 		default:
-			d.changes = append(d.changes, goChange{Name: fn.name, Recv: fn.recv})
+			d.changes = append(d.changes, goChange{Pkg: p.ImportPath, Name: fn.name, Recv: fn.recv})
 			d.mentions = append(d.mentions, c.refs...)
 		}
 	}

@@ -18,7 +18,7 @@ import (
 // MaxRunNames is the most test names a -run pattern lists; a change that
 // reaches more runs its packages whole (the saving is small and the
 // command unreadable).
-const MaxRunNames = 40
+var MaxRunNames = 40
 
 // GoRunStats reports how the last Go selection chose its tests, for
 // benchmarks and the notes.
@@ -97,18 +97,19 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 	if why != "" {
 		return "", why
 	}
-	hot := rg.hot(diff.changes)
+	rc := rg.reach(diff.changes)
+	hot := rc.hot
 	for i, d := range rg.decls {
 		if hot[i] && (d.Kind == 'i' || d.Kind == 'v' && d.Name == "_" && !d.Inert) {
-			return "", "an init or a blank variable of " + d.pkg + " can reach the change"
+			return "", "an init or a blank variable of " + d.pkg + " can reach the change (" + rc.path(i) + ")"
 		}
 	}
 	// Tests that read a variable a changed function names may see what it
 	// wrote there (an init runs before, so it cannot).
 	var vars []goChange
 	for _, n := range diff.mentions {
-		if rg.vars[n] {
-			vars = append(vars, goChange{Name: n})
+		for _, pkg := range rg.vars[n] {
+			vars = append(vars, goChange{Pkg: pkg, Name: n})
 		}
 	}
 	if len(vars) > 0 {
@@ -178,7 +179,7 @@ func isAsm(f string) bool { return strings.HasSuffix(f, ".s") || strings.HasSuff
 
 // callMemoFormat changes when goFileSum does, so old memo entries are not
 // read.
-const callMemoFormat = "calls-v4"
+const callMemoFormat = "calls-v7"
 
 // loadRefGraph summarizes the Go files of the selected packages and of
 // every module package their tests link (nothing else can be on a path a
@@ -250,7 +251,13 @@ func loadRefGraph(dir string, pl *goPlan, st *GoRunStats) (*refGraph, string) {
 		}
 		files[j.pkg] = append(files[j.pkg], fileOf{sum: s, test: j.test})
 	}
-	return newRefGraph(files), ""
+	names := map[string]string{}
+	for ip, p := range pl.byPath {
+		if p != nil {
+			names[ip] = p.Name
+		}
+	}
+	return newRefGraph(files, names), ""
 }
 
 // secsText is "0.4s", "2s", "31s".
