@@ -206,9 +206,15 @@ func shortCommand(cmd string, targets []string) string {
 }
 
 // failureSummary is ": TestA, TestB" with the already-failing ones marked,
-// or " (exit 2)" for a check that names no tests.
+// or " (exit 2)" for a check that names no tests. With nothing changed
+// they are marked as failing at the base ("failing at HEAD; nothing
+// changed"): there is no change for them to have failed before.
 func failureSummary(newF, oldF []Failure, last CheckRun) string {
-	const before = "already failing before this change"
+	before := "already failing before this change"
+	if b := last.Baseline; b != nil && b.Kind == unchangedKind {
+		// There is no change: the tree itself is the base.
+		before = "failing at " + b.at + "; nothing changed"
+	}
 	if len(last.Failures) == 0 {
 		if len(oldF) > 0 {
 			return fmt.Sprintf(" (exit %d; %s)", last.ExitCode, before)

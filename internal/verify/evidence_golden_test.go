@@ -29,6 +29,8 @@ func TestEvidenceGolden(t *testing.T) {
 	full := func(r scope.Reason) scope.Scope { return scope.Scope{Full: true, Reason: r} }
 	fullNoReason := scope.Scope{Full: true}
 	tf := Failure{ID: "example.com/m.TestAdd", Name: "TestAdd"}
+	vf := Failure{ID: "a_test.go:12: struct field tag", Name: "a_test.go:12: struct field tag"}
+	noChange := full(scope.Because(scope.NoChange))
 	cases := map[string]*Report{
 		"verified-related": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
 			pass(goVet, "go vet ./a", related, 400*time.Millisecond),
@@ -59,8 +61,22 @@ func TestEvidenceGolden(t *testing.T) {
 		"refused": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
 			{Command: "go test ./...", Scope: fullNoReason, ExitCode: -1, Refused: true, check: goTest}}},
 		"protection": {Root: "/r", Violations: []protect.Violation{{File: "a_test.go", Test: "TestAdd", Kind: protect.AssertionRemoved}, {File: "b_test.go", Test: "TestB", Kind: protect.AssertionLoosened}}},
-		"nothing":    {Root: "/r"},
-		"problem":    {Root: "/r", Problem: "go.mod:3: unknown directive: modul"},
+		"old-before-change": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
+			{Command: "go vet ./...", Scope: fullNoReason, ExitCode: 1, Failures: []Failure{vf}, AlreadyFailing: []Failure{vf}, check: goVet,
+				Baseline: &BaselineRun{Kind: "putback", Ran: true}},
+			pass(goTest, "go test ./a", related, 2*time.Second)},
+			AlreadyFailing: []Failure{vf}},
+		"old-nothing-changed": {Root: "/r", Checks: []CheckRun{
+			{Command: "go vet ./...", Scope: noChange, ExitCode: 1, Failures: []Failure{vf}, AlreadyFailing: []Failure{vf}, check: goVet,
+				Baseline: &BaselineRun{Kind: unchangedKind, at: "HEAD"}},
+			pass(goTest, "go test ./...", noChange, 41*time.Second)},
+			AlreadyFailing: []Failure{vf}},
+		"old-nothing-changed-opaque": {Root: "/r", Checks: []CheckRun{
+			{Command: "python3 -m pytest", Scope: noChange, ExitCode: 4, AlreadyFailing: []Failure{{ID: "python3 -m pytest"}}, check: detect.Check{Runner: detect.Pytest, Narrowable: true, Dir: "/r"},
+				Baseline: &BaselineRun{Kind: unchangedKind, at: "HEAD"}}},
+			AlreadyFailing: []Failure{{ID: "python3 -m pytest"}}},
+		"nothing": {Root: "/r"},
+		"problem": {Root: "/r", Problem: "go.mod:3: unknown directive: modul"},
 	}
 	for name, rep := range cases {
 		if rep.NewFailures == nil {

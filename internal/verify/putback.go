@@ -31,13 +31,25 @@ const unchangedKind = "unchanged"
 // already failing (a baseline would run the same tree), so a red go vet at
 // HEAD does not keep the tests from running.
 func (e *engine) unchangedBase(last *CheckRun) (newF, oldF []Failure, err error) {
-	last.Baseline = &BaselineRun{Kind: unchangedKind, Failures: []Failure{}, Tests: -1, Note: "nothing changed, so the tree is the base"}
+	last.Baseline = &BaselineRun{Kind: unchangedKind, Failures: []Failure{}, Tests: -1, Note: "nothing changed, so the tree is the base", at: shownRev(e.cs.Base)}
 	oldF = last.Failures
 	if len(oldF) == 0 {
 		oldF = []Failure{{ID: last.Command}}
 	}
 	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: unchangedKind, Command: last.Command, AlreadyFailing: nonNil(ids(oldF)), Note: last.Baseline.Note}})
 	return []Failure{}, oldF, nil
+}
+
+// shownRev is a revision as the evidence names it: a commit id by its
+// first 12 digits.
+func shownRev(rev string) string {
+	if len(rev) == 40 && strings.Trim(rev, "0123456789abcdef") == "" {
+		return rev[:12]
+	}
+	if rev == "" {
+		return "HEAD"
+	}
+	return rev
 }
 
 // classify splits a failing check's failures into new and already

@@ -259,6 +259,11 @@ type BaselineRun struct {
 	Cached bool `json:"cached,omitempty"`
 	// Note says why the baseline could not run, when it could not.
 	Note string `json:"note,omitempty"`
+
+	// at is the base a check with nothing changed failed at ("HEAD"),
+	// for the evidence: its failures are old because the tree is the
+	// base, not because a baseline saw them.
+	at string
 }
 
 // engine holds one Run's state.
