@@ -85,6 +85,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
 	fs.DurationVar(&opts.budget, "budget", 0, "-chanto: stop mutating a project this long after it started (0: no limit)")
 	fs.StringVar(&opts.jsonl, "jsonl", "", "append each -chanto mutation's outcome to this file, one JSON object a line")
+	buildFlag := fs.String("build", "", "-chanto: the commit the chanto binary was built from (default: its VCS stamp or its name's suffix after chanto-)")
 	summary := fs.Bool("summarize", false, "print the -chanto table of the -jsonl files named as arguments, run nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -125,6 +126,8 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		"GOTOOLCHAIN=local", "GOPATH="+filepath.Join(work, "gopath"))
 	b.runner = &run.Runner{BaseEnv: b.env}
 	if opts.chanto != "" {
+		b.build = build{Chanto: chantoRevision(opts.chanto, *buildFlag), Harness: harnessRevision()}
+		b.logf("chanto build %s, harness %s", b.build.Chanto, b.build.Harness)
 		if opts.jsonl != "" {
 			f, err := os.OpenFile(opts.jsonl, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 			if err != nil {
@@ -282,6 +285,8 @@ type bench struct {
 	runTimeout time.Duration
 	// jsonl receives the -chanto outcomes (-jsonl), or nil.
 	jsonl io.Writer
+	// build names the chanto and harness builds of a -chanto run.
+	build build
 }
 
 func (b *bench) logf(format string, args ...any) {

@@ -72,6 +72,8 @@ type verifyRow struct {
 	failChanto         float64
 	failFull           float64
 	oldSeen            int // mutations whose report carried an already-failing check
+	builds             map[build]int
+	loadMin, loadMax   float64
 }
 
 // goFindings reads vet's findings and go test's failures as comparable
@@ -97,7 +99,7 @@ func vetFindings(out []byte) map[string]bool {
 
 func testFailures(out []byte) map[string]bool {
 	set := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc := bufio.NewScanner(bytes.NewReader(goTestText(out)))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
@@ -112,6 +114,22 @@ func testFailures(out []byte) map[string]bool {
 	return set
 }
 
+// goTestText turns go test -json output back into the text go test
+// prints (each event's Output in order); lines that are not events, such
+// as a build error on a toolchain without build-output events, stay.
+func goTestText(out []byte) []byte {
+	var text bytes.Buffer
+	for _, line := range bytes.SplitAfter(out, []byte("\n")) {
+		var ev struct{ Action, Output string }
+		if json.Unmarshal(line, &ev) == nil && ev.Action != "" {
+			text.WriteString(ev.Output)
+		} else {
+			text.Write(line)
+		}
+	}
+	return text.Bytes()
+}
+
 // newKeys lists what now has that before had not, sorted.
 func newKeys(now, before map[string]bool) []string {
 	var out []string
@@ -124,11 +142,16 @@ func newKeys(now, before map[string]bool) []string {
 	return out
 }
 
-// goSuite: go vet ./... and go test ./... in full. In the ratio sample
-// every test binary is built before either side is timed, so neither pays
-// for the other's compile (that build is not forced with -count=1:
-// packages the mutation cannot reach keep their cached results), and both
-// sides run with -count=1.
+// goSuite: go vet ./... and go test -json ./... in full. In the ratio
+// sample every test binary is built before either side is timed, so
+// neither pays for the other's compile (that build is not forced with
+// -count=1: packages the mutation cannot reach keep their cached results),
+// and both sides run with -count=1. Outside the sample neither side forces
+// a run: go test -json is the command chanto runs, so the full suite
+// replays the result of a package chanto just ran whole with the same
+// test binary, and of every package the mutation cannot reach, and runs
+// the rest (go's test cache keys on the binary, the flags, the files and
+// the environment the tests read: a replay is the result a run would give).
 var goSuite = suite{
 	full: func(ctx context.Context, p *project, timing bool) (fullRun, error) {
 		b := p.bench
@@ -140,7 +163,7 @@ var goSuite = suite{
 		if err != nil {
 			return fullRun{}, err
 		}
-		test, err := run(ctx, p, nil, "go", "test", "./...")
+		test, err := run(ctx, p, nil, "go", "test", "-json", "./...")
 		if err != nil {
 			return fullRun{}, err
 		}
@@ -173,7 +196,8 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start ti
 	b.logf("%s: at HEAD %d vet findings, %d failing tests (%.1fs): %s", p.name, r.redVet, r.redTests, head.secs,
 		strings.Join(newKeys(head.failures, nil), ", "))
 	if b.jsonl != nil {
-		line, _ := json.Marshal(outcome{Project: p.name, Head: true, Packages: r.packages, RedVet: r.redVet, RedTests: r.redTests})
+		line, _ := json.Marshal(outcome{Project: p.name, Head: true, Packages: r.packages, RedVet: r.redVet, RedTests: r.redTests,
+			Build: b.build, Load: loadAverage()})
 		b.jsonl.Write(append(line, '\n'))
 	}
 	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*head.secs)*time.Second))
@@ -250,9 +274,16 @@ func (p *project) mutate(m mutation) (restore func(), ok bool, err error) {
 
 // runChanto runs chanto verify on the project and reads its report; a run
 // that gave none (killed at the time limit, say) says so in the evidence.
-func (b *bench) runChanto(ctx context.Context, p *project) (chantoReport, float64, error) {
+//
+// In the ratio sample chanto's go test runs with -count=1, as the full
+// suite's does; outside it chanto runs as a user would, go's test cache on.
+func (b *bench) runChanto(ctx context.Context, p *project, sample bool) (chantoReport, float64, error) {
 	args := append([]string{b.opts.chanto, "verify", "--json", "--sandbox", "off"}, p.chantoArgs...)
-	res, err := b.timed(ctx, p, nil, args...)
+	run := b.cmdResult
+	if sample {
+		run = b.timed
+	}
+	res, err := run(ctx, p, nil, args...)
 	if err != nil {
 		return chantoReport{}, 0, err
 	}
@@ -275,12 +306,13 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 			return false, err
 		}
 	}
-	rep, chantoSecs, err := b.runChanto(ctx, p)
+	rep, chantoSecs, err := b.runChanto(ctx, p, sample)
 	if err != nil {
 		return false, err
 	}
 	o := outcome{Project: p.name, Mutation: m.String(), Evidence: rep.Evidence, ChantoSecs: chantoSecs,
-		ChantoNew: len(rep.NewFailures) > 0, Sample: sample, Narrowed: len(rep.Checks) > 0}
+		ChantoNew: len(rep.NewFailures) > 0, Sample: sample, Narrowed: len(rep.Checks) > 0,
+		Build: b.build, Load: loadAverage()}
 	for _, c := range rep.Checks {
 		o.ChantoTimedOut = o.ChantoTimedOut || c.TimedOut
 		o.OldFailure = o.OldFailure || len(c.AlreadyFailing) > 0
@@ -319,6 +351,10 @@ type outcome struct {
 	FullSecs       float64  `json:"full_secs,omitempty"`
 	FullTimedOut   bool     `json:"full_timed_out,omitempty"`
 	FullNew        []string `json:"full_new,omitempty"`
+	// Build names the chanto and the harness the row was judged with.
+	Build build `json:"build"`
+	// Load is the one-minute load average when chanto's run ended.
+	Load float64 `json:"load,omitempty"`
 }
 
 // caught: chanto named a new failure, or its check timed out (a hang is
@@ -336,6 +372,7 @@ func (o outcome) fullCaught() bool {
 
 // add records one mutation's outcome in r.
 func (r *verifyRow) add(o outcome) {
+	r.note(o)
 	if o.OldFailure {
 		r.oldSeen++
 	}
@@ -373,6 +410,50 @@ func (r *verifyRow) add(o outcome) {
 			r.falseNew++
 		}
 	}
+}
+
+// note records the build and the load of a row (a mutation or HEAD).
+func (r *verifyRow) note(o outcome) {
+	if r.builds == nil {
+		r.builds = map[build]int{}
+	}
+	if !o.Head {
+		r.builds[o.Build]++
+	}
+	if o.Load > 0 {
+		if r.loadMin == 0 || o.Load < r.loadMin {
+			r.loadMin = o.Load
+		}
+		r.loadMax = max(r.loadMax, o.Load)
+	}
+}
+
+// buildCell lists a row's chanto builds with their mutation counts, and
+// the harness builds when they are not all one.
+func (r verifyRow) buildCell() string {
+	var parts []string
+	harness := map[string]bool{}
+	for bd, n := range r.builds {
+		parts = append(parts, fmt.Sprintf("%s (%d)", orUnknown(bd.Chanto), n))
+		harness[orUnknown(bd.Harness)] = true
+	}
+	sort.Strings(parts)
+	var hs []string
+	for h := range harness {
+		hs = append(hs, h)
+	}
+	sort.Strings(hs)
+	if len(parts) == 0 {
+		return "–"
+	}
+	return strings.Join(parts, ", ") + "; harness " + strings.Join(hs, ", ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }
 
 func (b *bench) logOutcome(o outcome) {
@@ -427,7 +508,7 @@ func (b *bench) cmdResult(ctx context.Context, p *project, env []string, args ..
 
 func printVerifyTable(w io.Writer, rows []verifyRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "project\tpkgs\tred at HEAD (vet/tests)\tmutations\tnarrowed\tcaught by full (inferred)\tnew failure named by chanto\tsafety\t95% lower bound\tpassing: median / Σ chanto/full (n)\tfailing: median / Σ (n)\told failure in report\tfalse new")
+	fmt.Fprintln(tw, "project\tpkgs\tred at HEAD (vet/tests)\tmutations\tnarrowed\tcaught by full (inferred)\tnew failure named by chanto\tsafety\t95% lower bound\tpassing: median / Σ chanto/full (n)\tfailing: median / Σ (n)\told failure in report\tfalse new\tload\tchanto build (mutations)")
 	var all verifyRow
 	for _, r := range rows {
 		all.caughtFull += r.caughtFull
@@ -437,9 +518,10 @@ func printVerifyTable(w io.Writer, rows []verifyRow) {
 		all.narrowed += r.narrowed
 		all.oldSeen += r.oldSeen
 		all.falseNew += r.falseNew
-		fmt.Fprintf(tw, "%s\t%d\t%d / %d\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t%s\t%s\t%d\t%d\n", r.name, r.packages, r.redVet, r.redTests, r.tried,
+		fmt.Fprintf(tw, "%s\t%d\t%d / %d\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%.0f–%.0f\t%s\n", r.name, r.packages, r.redVet, r.redTests, r.tried,
 			r.narrowed, r.caughtFull, r.inferred, r.caught, safety(r.caught, r.caughtFull), bound(r.caught, r.caughtFull),
-			ratioCell(r.passRatios, r.passChanto, r.passFull), ratioCell(r.failRatios, r.failChanto, r.failFull), r.oldSeen, r.falseNew)
+			ratioCell(r.passRatios, r.passChanto, r.passFull), ratioCell(r.failRatios, r.failChanto, r.failFull), r.oldSeen, r.falseNew,
+			r.loadMin, r.loadMax, r.buildCell())
 	}
 	fmt.Fprintf(tw, "all\t\t\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t\t\t%d\t%d\n", all.tried, all.narrowed, all.caughtFull, all.inferred, all.caught,
 		safety(all.caught, all.caughtFull), bound(all.caught, all.caughtFull), all.oldSeen, all.falseNew)
@@ -535,6 +617,7 @@ func summarize(w io.Writer, files []string) error {
 			}
 			if o.Head {
 				r.packages, r.redVet, r.redTests = o.Packages, o.RedVet, o.RedTests
+				r.note(o)
 				continue
 			}
 			r.tried++

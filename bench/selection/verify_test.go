@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +42,54 @@ func TestVerifyRowAdd(t *testing.T) {
 	}
 	if len(r.failRatios) != 1 || r.failRatios[0] != 0.25 || len(r.passRatios) != 1 || r.passRatios[0] != 0.5 {
 		t.Errorf("ratios: failing %v, passing %v", r.failRatios, r.passRatios)
+	}
+}
+
+// go test -json output reads like the text: failing tests, a package that
+// did not build, a panic; events' Output carries the lines.
+func TestTestFailuresJSON(t *testing.T) {
+	out := `{"Action":"start","Package":"m/a"}
+{"Action":"output","Package":"m/a","Test":"TestX","Output":"--- FAIL: TestX (0.00s)\n"}
+{"Action":"fail","Package":"m/a","Test":"TestX"}
+{"Action":"output","Package":"m/a","Output":"FAIL\tm/a\t0.01s\n"}
+{"Action":"output","Package":"m/b","Output":"FAIL\tm/b [build failed]\n"}
+{"Action":"output","Package":"m/c","Output":"panic: boom\n"}
+{"Action":"output","Package":"m/d","Output":"ok  \tm/d\t(cached)\n"}
+`
+	want := map[string]bool{"test TestX": true, "pkg m/a ": true, "pkg m/b build failed": true, "panic": true}
+	if got := testFailures([]byte(out)); !reflect.DeepEqual(got, want) {
+		t.Errorf("testFailures = %v, want %v", got, want)
+	}
+}
+
+func TestChantoRevision(t *testing.T) {
+	for _, c := range []struct{ binary, flag, want string }{
+		{"/tmp/bench/chanto-a453703", "", "a453703"},
+		{"/tmp/bench/chanto-a453703", "beef", "beef"},
+		{"/tmp/bench/chanto", "", "unknown"},
+	} {
+		if got := chantoRevision(c.binary, c.flag); got != c.want {
+			t.Errorf("chantoRevision(%q, %q) = %q, want %q", c.binary, c.flag, got, c.want)
+		}
+	}
+}
+
+// -summarize says which builds judged each project's rows.
+func TestSummarizeBuilds(t *testing.T) {
+	dir := t.TempDir()
+	f := dir + "/a.jsonl"
+	rows := `{"project":"go:x","head":true,"packages":3,"build":{"chanto":"aaa","harness":"h1"},"load":4}
+{"project":"go:x","mutation":"m1","chanto_new":true,"build":{"chanto":"aaa","harness":"h1"},"load":9}
+{"project":"go:x","mutation":"m2","full_ran":true,"build":{"chanto":"bbb","harness":"h1"},"load":6}
+`
+	if err := os.WriteFile(f, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := summarize(&out, []string{f}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "aaa (1), bbb (1); harness h1") || !strings.Contains(out.String(), "4–9") {
+		t.Errorf("summary does not name the builds and loads:\n%s", out.String())
 	}
 }
