@@ -35,9 +35,16 @@ func chantoRevision(binary, flag string) string {
 	return "unknown"
 }
 
-// harnessRevision is this program's own VCS stamp ("+dirty" when built
-// from a modified tree), or "unknown" under go run without one.
+// harnessCommit is set at link time where builds carry no VCS stamp
+// (GOFLAGS=-buildvcs=false): -ldflags "-X main.harnessCommit=$(git rev-parse --short HEAD)".
+var harnessCommit string
+
+// harnessRevision is harnessCommit, else this program's own VCS stamp
+// ("+dirty" when built from a modified tree), else "unknown".
 func harnessRevision() string {
+	if harnessCommit != "" {
+		return harnessCommit
+	}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if rev := vcsRevision(info.Settings); rev != "" {
 			return rev

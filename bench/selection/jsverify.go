@@ -150,4 +150,4 @@ var jsSuite = suite{full: func(ctx context.Context, p *project, _ bool) (fullRun
 		b.logf("%s: no JSON report (%v): %s", p.name, err, tail(res.output))
 	}
 	return run, nil
-}}
+}, cover: jsCover}

@@ -63,6 +63,9 @@ type options struct {
 	python string
 	// jsonl, when set, is a file each -chanto outcome is appended to.
 	jsonl string
+	// covered leaves out (-chanto) the mutations on code the full suite
+	// never runs at HEAD (cover.go).
+	covered bool
 	// budget, when set, stops mutating a -chanto project this long after
 	// its preparation began, so that a run covers every project asked for.
 	budget time.Duration
@@ -83,6 +86,7 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.DurationVar(&opts.timeout, "timeout", 10*time.Minute, "timeout of one test run")
 	fs.StringVar(&opts.python, "python", "/usr/bin/python3", "the interpreter that runs a py:DIR project's full suite (-chanto)")
 	fs.StringVar(&opts.chanto, "chanto", "", "judge Go mutations end to end with this chanto binary (chanto verify against go vet and go test in full)")
+	fs.BoolVar(&opts.covered, "covered", false, "-chanto: leave out mutations on code the full suite never runs at HEAD (one coverage run per project)")
 	fs.DurationVar(&opts.budget, "budget", 0, "-chanto: stop mutating a project this long after it started (0: no limit)")
 	fs.StringVar(&opts.jsonl, "jsonl", "", "append each -chanto mutation's outcome to this file, one JSON object a line")
 	buildFlag := fs.String("build", "", "-chanto: the commit the chanto binary was built from (default: its VCS stamp or its name's suffix after chanto-)")

@@ -82,5 +82,5 @@ func (b *bench) pySuite() suite {
 			return fullRun{}, err
 		}
 		return fullRun{failures: pytestFailures(res.output), secs: res.secs, timedOut: res.timedOut}, nil
-	}}
+	}, cover: b.pyCover}
 }

@@ -44,6 +44,8 @@ type suite struct {
 	// prepare runs after the mutation is written and before either side
 	// is timed, in the ratio sample only (Go builds the test binaries).
 	prepare func(ctx context.Context, p *project) error
+	// cover runs the full suite once under coverage, for -covered.
+	cover func(ctx context.Context, p *project) (coverage, error)
 }
 
 // fullRun is one run of a project's full checks.
@@ -72,6 +74,7 @@ type verifyRow struct {
 	failChanto         float64
 	failFull           float64
 	oldSeen            int // mutations whose report carried an already-failing check
+	sites, uncovered   int // mutation sites, and those -covered left out
 	builds             map[build]int
 	loadMin, loadMax   float64
 }
@@ -177,6 +180,7 @@ var goSuite = suite{
 		_, err := p.bench.cmdResult(ctx, p, nil, "go", "test", "-run", "^$", "./...")
 		return err
 	},
+	cover: goCover,
 }
 
 // measureVerify runs the -chanto mode on one project.
@@ -195,9 +199,19 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start ti
 	}
 	b.logf("%s: at HEAD %d vet findings, %d failing tests (%.1fs): %s", p.name, r.redVet, r.redTests, head.secs,
 		strings.Join(newKeys(head.failures, nil), ", "))
+	sites := p.sites(b.rng)
+	r.sites = len(sites)
+	if b.opts.covered && s.cover != nil {
+		cov, err := s.cover(ctx, p)
+		if err != nil {
+			return r, fmt.Errorf("coverage at HEAD: %v", err)
+		}
+		sites, r.uncovered = coveredSites(p, cov, sites)
+		b.logf("%s: -covered: %d of %d mutation sites are on code the full suite never runs at HEAD, left out", p.name, r.uncovered, r.sites)
+	}
 	if b.jsonl != nil {
 		line, _ := json.Marshal(outcome{Project: p.name, Head: true, Packages: r.packages, RedVet: r.redVet, RedTests: r.redTests,
-			Build: b.build, Load: loadAverage()})
+			Sites: r.sites, Uncovered: r.uncovered, Build: b.build, Load: loadAverage()})
 		b.jsonl.Write(append(line, '\n'))
 	}
 	b.runTimeout = min(b.opts.timeout, max(90*time.Second, time.Duration(5*head.secs)*time.Second))
@@ -208,7 +222,7 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start ti
 	if n, ok := b.opts.perProject[p.key]; ok {
 		limit = n
 	}
-	for _, m := range p.sites(b.rng) {
+	for _, m := range sites {
 		if r.tried >= limit || ctx.Err() != nil {
 			break
 		}
@@ -334,11 +348,15 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 // outcome is one mutation's result, as -jsonl writes it; a project's
 // first line (Head) carries its size and what was red at HEAD instead.
 type outcome struct {
-	Project        string   `json:"project"`
-	Head           bool     `json:"head,omitempty"`
-	Packages       int      `json:"packages,omitempty"`
-	RedVet         int      `json:"red_vet,omitempty"`
-	RedTests       int      `json:"red_tests,omitempty"`
+	Project  string `json:"project"`
+	Head     bool   `json:"head,omitempty"`
+	Packages int    `json:"packages,omitempty"`
+	RedVet   int    `json:"red_vet,omitempty"`
+	RedTests int    `json:"red_tests,omitempty"`
+	// Sites is how many mutations the project offered; Uncovered how many
+	// of them -covered left out.
+	Sites          int      `json:"sites,omitempty"`
+	Uncovered      int      `json:"uncovered,omitempty"`
 	Mutation       string   `json:"mutation"`
 	Sample         bool     `json:"sample"`
 	ChantoNew      bool     `json:"chanto_new"`
@@ -528,6 +546,11 @@ func printVerifyTable(w io.Writer, rows []verifyRow) {
 	tw.Flush()
 	fmt.Fprintln(w, "\nlower bound: one-sided 95% Clopper-Pearson over the faults the full suite caught.")
 	for _, r := range rows {
+		if r.uncovered > 0 {
+			fmt.Fprintf(w, "%s: %d of %d mutation sites left out (-covered: code the full suite never runs at HEAD)\n", r.name, r.uncovered, r.sites)
+		}
+	}
+	for _, r := range rows {
 		for _, m := range r.misses {
 			fmt.Fprintf(w, "miss: %s: %s\n", r.name, m)
 		}
@@ -617,6 +640,7 @@ func summarize(w io.Writer, files []string) error {
 			}
 			if o.Head {
 				r.packages, r.redVet, r.redTests = o.Packages, o.RedVet, o.RedTests
+				r.sites, r.uncovered = o.Sites, o.Uncovered
 				r.note(o)
 				continue
 			}
