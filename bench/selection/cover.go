@@ -223,23 +223,39 @@ func (b *bench) pyCover(ctx context.Context, p *project) (coverage, error) {
 	return pyCoverage(p.dir, out)
 }
 
-// jsCover runs the whole suite once with istanbul's JSON coverage.
+// jsCover runs the whole suite once with istanbul's JSON coverage; jest
+// also records each test file's own coverage for jsJudge.
 func jsCover(ctx context.Context, p *project) (coverage, error) {
 	b := p.bench
 	out := filepath.Join(b.work, "js-coverage")
 	os.RemoveAll(out)
 	args := append([]string{}, p.jsRunner...)
+	var env []string
+	perFile := filepath.Join(b.work, "js-perfile.json")
 	if p.jsRunner[1] == "vitest" {
 		args = append(args, "--coverage.enabled", "--coverage.reporter=json", "--coverage.reportsDirectory="+out)
 	} else {
-		args = append(args, "--ci", "--coverage", "--coverageReporters=json", "--coverageDirectory="+out)
+		reporter := filepath.Join(b.work, "perfile-reporter.js")
+		if err := os.WriteFile(reporter, []byte(perFileReporter), 0o644); err != nil {
+			return nil, err
+		}
+		os.Remove(perFile)
+		env = []string{"CHANTO_BENCH_PERFILE=" + perFile}
+		args = append(args, "--ci", "--coverage", "--coverageReporters=json", "--coverageDirectory="+out,
+			"--reporters=default", "--reporters="+reporter)
 	}
-	if _, err := b.cmdResult(ctx, p, nil, args...); err != nil {
+	if _, err := b.cmdResult(ctx, p, env, args...); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(filepath.Join(out, "coverage-final.json"))
 	if err != nil {
 		return nil, fmt.Errorf("no coverage-final.json: %v", err)
+	}
+	if pf, err := os.ReadFile(perFile); err == nil {
+		if p.perFile, err = readPerFile(p.dir, pf); err != nil {
+			return nil, err
+		}
+		b.logf("%s: per-file coverage of %d test files: a mutation chanto does not catch is judged by those that ran its line", p.name, len(p.perFile))
 	}
 	return jsCoverage(p.dir, data)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +70,34 @@ func TestCoveredSites(t *testing.T) {
 	kept, dropped := coveredSites(&project{dir: dir}, cov, sites)
 	if dropped != 1 || len(kept) != 2 || kept[1].offset != 11 {
 		t.Errorf("kept %v, dropped %d", kept, dropped)
+	}
+}
+
+// A mutation not caught by chanto is judged by the test files whose own
+// coverage ran its line, or may have (a line coverage knows nothing of).
+func TestAffectedTests(t *testing.T) {
+	pf, err := readPerFile("/p", []byte(`{
+	 "/p/test/a.test.js": {"/p/src/x.js": {"hit": [1, 2], "miss": [5]}},
+	 "/p/test/b.test.js": {"/p/src/x.js": {"hit": [1, 5], "miss": [2]}},
+	 "/p/test/c.test.js": {"/p/src/y.js": {"hit": [1], "miss": []}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		line int
+		want string
+	}{
+		{1, "test/a.test.js test/b.test.js"},
+		{2, "test/a.test.js"},
+		{5, "test/b.test.js"},
+		{9, "test/a.test.js test/b.test.js"},
+	} {
+		if got := strings.Join(affectedTests(pf, "src/x.js", c.line), " "); got != c.want {
+			t.Errorf("line %d: %s, want %s", c.line, got, c.want)
+		}
+	}
+	// A file no test file's coverage has is not instrumented: every test may run it.
+	if got := strings.Join(affectedTests(pf, "src/z.js", 1), " "); got != "test/a.test.js test/b.test.js test/c.test.js" {
+		t.Errorf("uninstrumented file: %s", got)
 	}
 }

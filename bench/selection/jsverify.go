@@ -125,6 +125,12 @@ func jsFailures(dir string, data []byte) (map[string]bool, error) {
 
 // jsSuite runs the whole suite with the runner's JSON report.
 var jsSuite = suite{full: func(ctx context.Context, p *project, _ bool) (fullRun, error) {
+	return jsRun(ctx, p, nil)
+}, cover: jsCover, judge: jsJudge}
+
+// jsRun runs the project's runner with the JSON report, extra arguments
+// (test files) after the runner's own.
+func jsRun(ctx context.Context, p *project, extra []string) (fullRun, error) {
 	b := p.bench
 	report := filepath.Join(b.work, "js-report.json")
 	os.Remove(report)
@@ -134,7 +140,7 @@ var jsSuite = suite{full: func(ctx context.Context, p *project, _ bool) (fullRun
 	} else {
 		args = append(args, "--ci", "--json", "--outputFile="+report)
 	}
-	res, err := b.timed(ctx, p, nil, args...)
+	res, err := b.timed(ctx, p, nil, append(args, extra...)...)
 	if err != nil {
 		return fullRun{}, err
 	}
@@ -150,4 +156,4 @@ var jsSuite = suite{full: func(ctx context.Context, p *project, _ bool) (fullRun
 		b.logf("%s: no JSON report (%v): %s", p.name, err, tail(res.output))
 	}
 	return run, nil
-}, cover: jsCover}
+}

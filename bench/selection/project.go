@@ -37,7 +37,9 @@ type project struct {
 	chantoArgs []string
 	// jsRunner is a js:DIR project's test command (-chanto).
 	jsRunner []string
-	bench    *bench
+	// perFile is each test file's own coverage at HEAD (js:DIR, -covered).
+	perFile map[string]lineCoverage
+	bench   *bench
 }
 
 // sites lists every mutation of the project's non-test sources, shuffled.

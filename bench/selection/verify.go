@@ -46,6 +46,9 @@ type suite struct {
 	prepare func(ctx context.Context, p *project) error
 	// cover runs the full suite once under coverage, for -covered.
 	cover func(ctx context.Context, p *project) (coverage, error)
+	// judge, when set, stands for full outside the ratio sample: it may
+	// run only the part of the suite whose result the mutation can change.
+	judge func(ctx context.Context, p *project, m mutation) (fullRun, error)
 }
 
 // fullRun is one run of a project's full checks.
@@ -53,6 +56,8 @@ type fullRun struct {
 	failures map[string]bool
 	secs     float64
 	timedOut bool
+	// scope says what part of the suite ran when not all of it.
+	scope string
 }
 
 // verifyRow is one project's result in -chanto mode.
@@ -333,12 +338,17 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 		o.Narrowed = o.Narrowed && c.Scope != "" && c.Scope != "full"
 	}
 	if o.Sample || !o.caught() {
-		full, err := s.full(ctx, p, o.Sample)
+		run := s.full
+		if !o.Sample && s.judge != nil {
+			run = func(ctx context.Context, p *project, _ bool) (fullRun, error) { return s.judge(ctx, p, m) }
+		}
+		full, err := run(ctx, p, o.Sample)
 		if err != nil {
 			return false, err
 		}
 		o.FullRan, o.FullSecs, o.FullTimedOut = true, full.secs, full.timedOut
 		o.FullNew = newKeys(full.failures, head)
+		o.FullScope = full.scope
 	}
 	r.add(o)
 	b.logOutcome(o)
@@ -369,6 +379,7 @@ type outcome struct {
 	FullSecs       float64  `json:"full_secs,omitempty"`
 	FullTimedOut   bool     `json:"full_timed_out,omitempty"`
 	FullNew        []string `json:"full_new,omitempty"`
+	FullScope      string   `json:"full_scope,omitempty"`
 	// Build names the chanto and the harness the row was judged with.
 	Build build `json:"build"`
 	// Load is the one-minute load average when chanto's run ended.
