@@ -25,11 +25,13 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -39,7 +41,12 @@ import (
 )
 
 func main() {
-	os.Exit(benchMain(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	// An interrupt or kill cancels the runs under way, so the mutated file
+	// is put back before the program ends.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := benchMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 type options struct {
