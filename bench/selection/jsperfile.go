@@ -26,8 +26,18 @@ import (
 const perFileReporter = `// written by chanto's bench/selection (-covered)
 const fs = require("fs");
 class PerFileCoverage {
-  constructor() { this.files = {}; }
-  onTestResult(test, result) {
+  constructor() {
+    this.files = {};
+    // jest before 23 adds its coverage reporter first, and it deletes each
+    // result's coverage once merged: record it on the way in.
+    try {
+      const path = require.resolve("jest-cli/build/reporters/coverage_reporter", { paths: [process.cwd()] });
+      const proto = require(path).default.prototype, orig = proto.onTestResult, self = this;
+      proto.onTestResult = function (test, result, agg) { self.record(result); return orig.call(this, test, result, agg); };
+      this.patched = true;
+    } catch (e) {}
+  }
+  record(result) {
     const out = {};
     for (const [file, cov] of Object.entries(result.coverage || {})) {
       const d = cov.data || cov, hit = new Set(), miss = new Set();
@@ -36,8 +46,9 @@ class PerFileCoverage {
       }
       out[file] = { hit: [...hit], miss: [...miss] };
     }
-    this.files[result.testFilePath] = out;
+    if (!(result.testFilePath in this.files) || Object.keys(out).length) this.files[result.testFilePath] = out;
   }
+  onTestResult(test, result) { this.record(result); }
   onRunComplete() { fs.writeFileSync(process.env.CHANTO_BENCH_PERFILE, JSON.stringify(this.files)); }
 }
 module.exports = PerFileCoverage;
