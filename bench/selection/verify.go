@@ -633,6 +633,10 @@ func (b *bench) goProject(ctx context.Context, name string) (*project, error) {
 func summarize(w io.Writer, files []string) error {
 	rows := map[string]*verifyRow{}
 	var order []string
+	// A mutation judged twice (runs of different seeds can draw the same
+	// site) counts once, as first judged.
+	seen := map[[2]string]bool{}
+	dups := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -655,6 +659,12 @@ func summarize(w io.Writer, files []string) error {
 				r.note(o)
 				continue
 			}
+			if key := [2]string{o.Project, o.Mutation}; seen[key] {
+				dups++
+				continue
+			} else {
+				seen[key] = true
+			}
 			r.tried++
 			r.add(o)
 		}
@@ -664,5 +674,8 @@ func summarize(w io.Writer, files []string) error {
 		list = append(list, *rows[name])
 	}
 	printVerifyTable(w, list)
+	if dups > 0 {
+		fmt.Fprintf(w, "%d mutations judged again in a later run were counted once, as first judged.\n", dups)
+	}
 	return nil
 }

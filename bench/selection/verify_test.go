@@ -81,6 +81,7 @@ func TestSummarizeBuilds(t *testing.T) {
 	rows := `{"project":"go:x","head":true,"packages":3,"build":{"chanto":"aaa","harness":"h1"},"load":4}
 {"project":"go:x","mutation":"m1","chanto_new":true,"build":{"chanto":"aaa","harness":"h1"},"load":9}
 {"project":"go:x","mutation":"m2","full_ran":true,"build":{"chanto":"bbb","harness":"h1"},"load":6}
+{"project":"go:x","mutation":"m1","full_ran":true,"full_new":["test T"],"build":{"chanto":"bbb","harness":"h1"},"load":6}
 `
 	if err := os.WriteFile(f, []byte(rows), 0o644); err != nil {
 		t.Fatal(err)
@@ -89,7 +90,8 @@ func TestSummarizeBuilds(t *testing.T) {
 	if err := summarize(&out, []string{f}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "aaa (1), bbb (1); harness h1") || !strings.Contains(out.String(), "4–9") {
+	if !strings.Contains(out.String(), "aaa (1), bbb (1); harness h1") || !strings.Contains(out.String(), "4–9") ||
+		!strings.Contains(out.String(), "1 mutations judged again") || strings.Contains(out.String(), "miss:") {
 		t.Errorf("summary does not name the builds and loads:\n%s", out.String())
 	}
 }
