@@ -98,11 +98,12 @@ func benchMain(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.StringVar(&opts.jsonl, "jsonl", "", "append each -chanto mutation's outcome to this file, one JSON object a line")
 	buildFlag := fs.String("build", "", "-chanto: the commit the chanto binary was built from (default: its VCS stamp or its name's suffix after chanto-)")
 	summary := fs.Bool("summarize", false, "print the -chanto table of the -jsonl files named as arguments, run nothing")
+	markdown := fs.Bool("markdown", false, "-summarize: print the table in Markdown")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *summary {
-		if err := summarize(stdout, fs.Args()); err != nil {
+		if err := summarize(stdout, fs.Args(), *markdown); err != nil {
 			fmt.Fprintln(stderr, err)
 			return 1
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -535,9 +536,11 @@ func (b *bench) cmdResult(ctx context.Context, p *project, env []string, args ..
 	return timedResult{secs: res.Duration.Seconds(), exit: res.ExitCode, timedOut: res.TimedOut, output: o}, nil
 }
 
-func printVerifyTable(w io.Writer, rows []verifyRow) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "project\tpkgs\tred at HEAD (vet/tests)\tmutations\tnarrowed\tcaught by full (inferred)\tnew failure named by chanto\tsafety\t95% lower bound\tpassing: median / Σ chanto/full (n)\tfailing: median / Σ (n)\told failure in report\tfalse new\tload\tchanto build (mutations)")
+func printVerifyTable(w io.Writer, rows []verifyRow, markdown bool) {
+	t := newTable(w, markdown)
+	t.row("project", "pkgs", "red at HEAD (vet/tests)", "mutations", "narrowed", "caught by full (inferred)", "new failure named by chanto",
+		"safety", "95% lower bound", "passing: median / Σ chanto/full (n)", "failing: median / Σ (n)", "old failure in report", "false new",
+		"load", "chanto build (mutations)")
 	var all verifyRow
 	for _, r := range rows {
 		all.caughtFull += r.caughtFull
@@ -547,14 +550,15 @@ func printVerifyTable(w io.Writer, rows []verifyRow) {
 		all.narrowed += r.narrowed
 		all.oldSeen += r.oldSeen
 		all.falseNew += r.falseNew
-		fmt.Fprintf(tw, "%s\t%d\t%d / %d\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%.0f–%.0f\t%s\n", r.name, r.packages, r.redVet, r.redTests, r.tried,
-			r.narrowed, r.caughtFull, r.inferred, r.caught, safety(r.caught, r.caughtFull), bound(r.caught, r.caughtFull),
-			ratioCell(r.passRatios, r.passChanto, r.passFull), ratioCell(r.failRatios, r.failChanto, r.failFull), r.oldSeen, r.falseNew,
-			r.loadMin, r.loadMax, r.buildCell())
+		t.row(r.name, strconv.Itoa(r.packages), fmt.Sprintf("%d / %d", r.redVet, r.redTests), strconv.Itoa(r.tried), strconv.Itoa(r.narrowed),
+			fmt.Sprintf("%d (%d)", r.caughtFull, r.inferred), strconv.Itoa(r.caught), safety(r.caught, r.caughtFull), bound(r.caught, r.caughtFull),
+			ratioCell(r.passRatios, r.passChanto, r.passFull), ratioCell(r.failRatios, r.failChanto, r.failFull), strconv.Itoa(r.oldSeen),
+			strconv.Itoa(r.falseNew), fmt.Sprintf("%.0f–%.0f", r.loadMin, r.loadMax), r.buildCell())
 	}
-	fmt.Fprintf(tw, "all\t\t\t%d\t%d\t%d (%d)\t%d\t%s\t%s\t\t\t%d\t%d\n", all.tried, all.narrowed, all.caughtFull, all.inferred, all.caught,
-		safety(all.caught, all.caughtFull), bound(all.caught, all.caughtFull), all.oldSeen, all.falseNew)
-	tw.Flush()
+	t.row("all", "", "", strconv.Itoa(all.tried), strconv.Itoa(all.narrowed), fmt.Sprintf("%d (%d)", all.caughtFull, all.inferred),
+		strconv.Itoa(all.caught), safety(all.caught, all.caughtFull), bound(all.caught, all.caughtFull), "", "", strconv.Itoa(all.oldSeen),
+		strconv.Itoa(all.falseNew), "", "")
+	t.flush()
 	fmt.Fprintln(w, "\nlower bound: one-sided 95% Clopper-Pearson over the faults the full suite caught.")
 	for _, r := range rows {
 		if r.uncovered > 0 {
@@ -610,10 +614,10 @@ func (b *bench) verifyMain(ctx context.Context, stdout, stderr io.Writer) int {
 			continue
 		}
 		fmt.Fprintf(stderr, "%s: done in %s\n", name, time.Since(start).Round(time.Second))
-		printVerifyTable(stderr, []verifyRow{r})
+		printVerifyTable(stderr, []verifyRow{r}, false)
 		rows = append(rows, r)
 	}
-	printVerifyTable(stdout, rows)
+	printVerifyTable(stdout, rows, false)
 	return 0
 }
 
@@ -630,7 +634,7 @@ func (b *bench) goProject(ctx context.Context, name string) (*project, error) {
 }
 
 // summarize reads -jsonl files of earlier runs and prints their table.
-func summarize(w io.Writer, files []string) error {
+func summarize(w io.Writer, files []string, markdown bool) error {
 	rows := map[string]*verifyRow{}
 	var order []string
 	// A mutation judged twice (runs of different seeds can draw the same
@@ -673,9 +677,39 @@ func summarize(w io.Writer, files []string) error {
 	for _, name := range order {
 		list = append(list, *rows[name])
 	}
-	printVerifyTable(w, list)
+	printVerifyTable(w, list, markdown)
 	if dups > 0 {
 		fmt.Fprintf(w, "%d mutations judged again in a later run were counted once, as first judged.\n", dups)
 	}
 	return nil
+}
+
+// table prints rows aligned in columns, or as a Markdown table.
+type table struct {
+	w        io.Writer
+	tw       *tabwriter.Writer
+	markdown bool
+	rows     int
+}
+
+func newTable(w io.Writer, markdown bool) *table {
+	return &table{w: w, tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0), markdown: markdown}
+}
+
+func (t *table) row(cells ...string) {
+	if !t.markdown {
+		fmt.Fprintln(t.tw, strings.Join(cells, "\t"))
+		return
+	}
+	fmt.Fprintf(t.w, "| %s |\n", strings.Join(cells, " | "))
+	if t.rows == 0 {
+		fmt.Fprintf(t.w, "|%s\n", strings.Repeat("---|", len(cells)))
+	}
+	t.rows++
+}
+
+func (t *table) flush() {
+	if !t.markdown {
+		t.tw.Flush()
+	}
 }

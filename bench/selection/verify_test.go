@@ -87,11 +87,18 @@ func TestSummarizeBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := summarize(&out, []string{f}); err != nil {
+	if err := summarize(&out, []string{f}, false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "aaa (1), bbb (1); harness h1") || !strings.Contains(out.String(), "4–9") ||
 		!strings.Contains(out.String(), "1 mutations judged again") || strings.Contains(out.String(), "miss:") {
 		t.Errorf("summary does not name the builds and loads:\n%s", out.String())
+	}
+	out.Reset()
+	if err := summarize(&out, []string{f}, true); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| go:x | 3 | 0 / 0 | 2 |") || !strings.Contains(out.String(), "|---|---|") {
+		t.Errorf("markdown summary:\n%s", out.String())
 	}
 }
