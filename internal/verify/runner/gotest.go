@@ -208,7 +208,7 @@ func (g *goJSON) Stdout() io.Writer {
 
 func (g *goJSON) line(b []byte) {
 	var ev goEvent
-	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &ev) != nil {
+	if len(b) == 0 || b[0] != '{' || decodeGoEvent(b, &ev) != nil {
 		g.goErrs.line(string(b))
 		g.text.Write(append(b, '\n'))
 		return
