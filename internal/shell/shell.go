@@ -177,3 +177,41 @@ func plainWord(s string) bool {
 	}
 	return true
 }
+
+// Stage is one command of an && chain: its words and its text as written.
+type Stage struct {
+	Command
+	Text string
+}
+
+// AndChain splits a script that is exactly simple commands joined by &&
+// ("a && b && c") into its stages, in order; ok is false for anything
+// else (one command, ;, ||, pipes, subshells, redirections).
+func AndChain(script string) (stages []Stage, ok bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(script), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return nil, false
+	}
+	var walk func(st *syntax.Stmt) bool
+	walk = func(st *syntax.Stmt) bool {
+		if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+			return false
+		}
+		switch n := st.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			return n.Op == syntax.AndStmt && walk(n.X) && walk(n.Y)
+		case *syntax.CallExpr:
+			c, ok := command(n)
+			if !ok {
+				return false
+			}
+			stages = append(stages, Stage{Command: c, Text: strings.TrimSpace(printed(st))})
+			return true
+		}
+		return false
+	}
+	if !walk(f.Stmts[0]) || len(stages) < 2 {
+		return nil, false
+	}
+	return stages, true
+}

@@ -75,3 +75,18 @@ func TestJoin(t *testing.T) {
 		}
 	}
 }
+
+func TestAndChain(t *testing.T) {
+	stages, ok := AndChain(`cross-env TZ=Pacific/Auckland npm run test-tz && npm run lint && jest --coverage --coverageThreshold="{ \"global\": { \"lines\": 100} }"`)
+	if !ok || len(stages) != 3 {
+		t.Fatalf("got %+v, %v", stages, ok)
+	}
+	if stages[0].Text != "cross-env TZ=Pacific/Auckland npm run test-tz" || stages[2].Args[2] != `--coverageThreshold={ "global": { "lines": 100} }` {
+		t.Errorf("stages: %+v", stages)
+	}
+	for _, s := range []string{"jest", "a && b || c", "a; b", "a && b | c", "a && (b && c)", "a && b > out"} {
+		if st, ok := AndChain(s); ok {
+			t.Errorf("%q: an && chain %+v", s, st)
+		}
+	}
+}

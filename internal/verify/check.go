@@ -283,6 +283,11 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	if cr.CouldNotRun == "" && cr.NotFound == "" {
 		cr.CouldNotRun = importReason(c, cr, text)
 	}
+	if res.ExitCode != 0 && !res.TimedOut {
+		if st, ok := runner.ScriptStage(c.Dir, sel.Args, text, res.Truncated); ok {
+			cr.Stage = &st
+		}
+	}
 	cr.NoTests = !res.TimedOut && cr.NotFound == "" && cr.CouldNotRun == "" && len(o.Failures) == 0 && rn.NoTests(res.ExitCode, o.Tests, text)
 	cr.Passed = res.ExitCode == 0 && !res.TimedOut && !cr.NoTests && cr.NotFound == "" && cr.CouldNotRun == ""
 	return cr, nil

@@ -127,7 +127,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s %s; %s%s.", nv, cmd, runner.For(last.check.Runner).NoTestsText(), noTestsHint, earlier)
 	}
-	return NotVerified, nv + cmd + " failed" + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "."
+	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in
@@ -164,7 +164,7 @@ func oldChecks(cs []CheckRun, e *engine) string {
 			continue
 		}
 		cmd := e.label(c)
-		parts = append(parts, cmd+" failed"+failureSummary(nil, c.AlreadyFailing, c))
+		parts = append(parts, cmd+" failed"+stageNote(c)+failureSummary(nil, c.AlreadyFailing, c))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -229,6 +229,29 @@ func failureSummary(newF, oldF []Failure, last CheckRun) string {
 		return ": " + nameList(oldNames) + " (" + before + ")"
 	}
 	return ": " + nameList(newNames) + "; " + nameList(oldNames) + " " + before
+}
+
+// maxStageText is how much of a stage's command the evidence shows.
+const maxStageText = 80
+
+// stageNote says which stage of a test script's && chain failed and that
+// the later ones never ran: " in stage 8 of 9 (npm run test-tz-plugin),
+// so stage 9 never ran".
+func stageNote(c CheckRun) string {
+	st := c.Stage
+	if st == nil {
+		return ""
+	}
+	text := fmt.Sprintf(" in stage %d of %d (%s)", st.Index, st.Of, safetext.Cut(st.Command, maxStageText))
+	switch {
+	case !st.Sure:
+		return text + " or a later one"
+	case st.Index == st.Of:
+		return text
+	case st.Index+1 == st.Of:
+		return fmt.Sprintf("%s, so stage %d never ran", text, st.Of)
+	}
+	return fmt.Sprintf("%s, so stages %d–%d never ran", text, st.Index+1, st.Of)
 }
 
 // baselineNote says that the failures could not be compared with the

@@ -23,6 +23,7 @@ import (
 	"github.com/chanto-dev/chanto/internal/verify/baseline"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/protect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
@@ -205,6 +206,9 @@ type CheckRun struct {
 	// Output is the useful part of the output: failing tests' own output,
 	// then the tail.
 	Output string `json:"output,omitempty"`
+	// Stage is where a failed test script of commands joined by &&
+	// stopped: that stage failed and the later ones never ran.
+	Stage *runner.Stage `json:"stage,omitempty"`
 	// Baseline is the baseline run made after this check failed.
 	Baseline *BaselineRun `json:"baseline,omitempty"`
 	// AlreadyFailing are this check's failures that failed before the

@@ -118,7 +118,7 @@ func scriptRunner(script string, scripts map[string]string, depth int, alone boo
 		if len(words) == 0 {
 			continue
 		}
-		if name, i := scriptCalled(words); name != "" {
+		if name, i := runner.ScriptCalled(words); name != "" {
 			body, ok := scripts[name]
 			if ok {
 				if r := scriptRunner(body, scripts, depth+1, alone); r != "" {
@@ -139,29 +139,4 @@ func scriptRunner(script string, scripts map[string]string, depth int, alone boo
 		}
 	}
 	return ""
-}
-
-// scriptCalled returns the package script a command runs, "npm run x",
-// "npm test", "yarn x", "pnpm run x", and the index of that name in words;
-// "" for any other command.
-func scriptCalled(words []string) (string, int) {
-	if len(words) < 2 {
-		return "", 0
-	}
-	switch words[0] {
-	case "npm", "pnpm", "yarn", "bun":
-	default:
-		return "", 0
-	}
-	i := 1
-	if words[i] == "run" || words[i] == "run-script" {
-		i++
-	}
-	for i < len(words) && strings.HasPrefix(words[i], "-") {
-		i++ // npm run --silent x
-	}
-	if i == len(words) {
-		return "", 0
-	}
-	return words[i], i
 }

@@ -87,3 +87,28 @@ func SimpleWords(cmd string) []string {
 	}
 	return w
 }
+
+// ScriptCalled returns the package script a command runs, "npm run x",
+// "npm test", "yarn x", "pnpm run x", and the index of that name in words;
+// "" for any other command.
+func ScriptCalled(words []string) (string, int) {
+	if len(words) < 2 {
+		return "", 0
+	}
+	switch words[0] {
+	case "npm", "pnpm", "yarn", "bun":
+	default:
+		return "", 0
+	}
+	i := 1
+	if words[i] == "run" || words[i] == "run-script" {
+		i++
+	}
+	for i < len(words) && strings.HasPrefix(words[i], "-") {
+		i++ // npm run --silent x
+	}
+	if i == len(words) {
+		return "", 0
+	}
+	return words[i], i
+}
