@@ -38,7 +38,8 @@ type codeLang struct {
 	types         []string
 	constants     []string // true, nil, None, ...
 	builtins      []string
-	classNameRule bool // class Name: the name as a class (Python)
+	classNameRule bool   // class Name: the name as a class (Python)
+	defKeyword    string // only a name after it is a function's, and "." is an operator (Python)
 }
 
 var (
@@ -62,7 +63,7 @@ var codeLangs = []codeLang{
 		types:        []string{"uint", "uint8", "uint16", "uint32", "uint64", "int", "int8", "int16", "int32", "int64", "float32", "float64", "complex64", "complex128", "byte", "rune", "string", "bool", "error", "uintptr", "any", "comparable"},
 		constants:    []string{"true", "false", "iota", "nil"},
 		builtins:     []string{"print", "println", "panic", "recover", "close", "complex", "real", "imag", "len", "cap", "append", "copy", "delete", "new", "make", "clear", "min", "max"}},
-	{names: []string{"python", "py", "python3", "py3", "pyi"}, comment: "#", tripleQuote: true, decorators: true, classNameRule: true,
+	{names: []string{"python", "py", "python3", "py3", "pyi"}, comment: "#", tripleQuote: true, decorators: true, classNameRule: true, defKeyword: "def",
 		keywords:   []string{"and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "global", "if", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield"},
 		namespaces: []string{"import", "from"},
 		constants:  []string{"True", "False", "None"},
@@ -215,6 +216,9 @@ func (l codeLang) rules() chroma.Rules {
 		add("`[^`]*`", chroma.LiteralStringBacktick)
 	}
 	add(`\b(0[xX][\da-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|\d[\d_]*(\.\d[\d_]*)?([eE][+-]?\d+)?)\w*`, chroma.LiteralNumber)
+	if l.defKeyword != "" {
+		r = append(r, chroma.Rule{Pattern: `(` + l.defKeyword + `)(\s+)([A-Za-z_]\w*)`, Type: chroma.ByGroups(chroma.Keyword, chroma.Text, chroma.NameFunction)})
+	}
 	if l.classNameRule {
 		r = append(r, chroma.Rule{Pattern: `(class)(\s+)([A-Za-z_]\w*)`, Type: chroma.ByGroups(chroma.Keyword, chroma.Text, chroma.NameClass)})
 	}
@@ -244,7 +248,11 @@ func (l codeLang) rules() chroma.Rules {
 		}}
 	}
 	add(`[A-Za-z_]\w*!(?=\s*[(\[{])`, chroma.NameFunctionMagic) // Rust macros
-	add(`[A-Za-z_$][\w$]*(?=\s*\()`, chroma.NameFunction)
+	if l.defKeyword != "" {
+		add(`\.`, chroma.Operator)
+	} else {
+		add(`[A-Za-z_$][\w$]*(?=\s*\()`, chroma.NameFunction)
+	}
 	add(`[A-Za-z_$][\w$]*`, chroma.Name)
 	add(`<<=|>>=|\.\.\.|&&|\|\||==|!=|<=|>=|:=|\+\+|--|->|=>|::|[-+*/%&|^!=<>~?]`, chroma.Operator)
 	add(`[()\[\]{}.,;:@#\\]`, chroma.Punctuation)
@@ -301,14 +309,15 @@ func markupRules() chroma.Rules {
 		"root": {
 			{Pattern: `<!--[\s\S]*?-->`, Type: chroma.CommentMultiline},
 			{Pattern: `<[!?][^>]*>`, Type: chroma.CommentPreproc},
-			{Pattern: `</?[\w:.-]+`, Type: chroma.NameTag, Mutator: chroma.Push("tag")},
+			{Pattern: `(</?)([\w:.-]+)`, Type: chroma.ByGroups(chroma.Punctuation, chroma.NameTag), Mutator: chroma.Push("tag")},
 			{Pattern: `&\w+;|&#\d+;`, Type: chroma.NameEntity},
 			{Pattern: `[^<&]+`, Type: chroma.Text},
 			{Pattern: `.`, Type: chroma.Text},
 		},
 		"tag": {
 			{Pattern: `\s+`, Type: chroma.Text},
-			{Pattern: `/?>`, Type: chroma.NameTag, Mutator: chroma.Pop(1)},
+			{Pattern: `/?>`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+			{Pattern: `=`, Type: chroma.Operator},
 			{Pattern: `[\w:.@-]+`, Type: chroma.NameAttribute},
 			{Pattern: `"[^"]*"|'[^']*'`, Type: chroma.LiteralString},
 			{Pattern: `.`, Type: chroma.Text},

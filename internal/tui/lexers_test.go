@@ -50,7 +50,7 @@ func TestCodeLexerTokens(t *testing.T) {
 			"-old\n": chroma.GenericDeleted, "+new\n": chroma.GenericInserted, "@@ -1 +1 @@\n": chroma.GenericSubheading}},
 		{"SQL", "SELECT id FROM t -- c", map[string]chroma.TokenType{"SELECT": chroma.Keyword, "FROM": chroma.Keyword, "-- c": chroma.CommentSingle}},
 		{"yaml", "key: value # c\nn: 3", map[string]chroma.TokenType{"key": chroma.NameTag, "# c": chroma.CommentSingle, "3": chroma.LiteralNumber}},
-		{"html", `<a href="x">t</a>`, map[string]chroma.TokenType{"<a": chroma.NameTag, "href": chroma.NameAttribute, `"x"`: chroma.LiteralString}},
+		{"html", `<a href="x">t</a>`, map[string]chroma.TokenType{"a": chroma.NameTag, "<": chroma.Punctuation, "href": chroma.NameAttribute, `"x"`: chroma.LiteralString}},
 	}
 	for _, tc := range tests {
 		lx := lexerFor(tc.lang, tc.src)
