@@ -112,6 +112,27 @@ func (p *pyProject) underTestPaths(f string, unittest bool) bool {
 	return false
 }
 
+// collectionOrder puts files in the order pytest's whole run meets them:
+// by the testpaths entry that holds them, in the configured order, then
+// by path. A test can depend on what an earlier one left behind (a
+// session fixture a doctest reads, python-semver's docs after its tests),
+// and a related run in another order would fail where the suite passes.
+func (p *pyProject) collectionOrder(files []string) []string {
+	rank := func(f string) int {
+		for i, tp := range p.cfg.TestPaths {
+			if tp = path.Clean(filepath.ToSlash(tp)); tp == "." || f == tp || strings.HasPrefix(f, tp+"/") {
+				return i
+			}
+			if ok, _ := path.Match(tp, f); ok {
+				return i
+			}
+		}
+		return len(p.cfg.TestPaths)
+	}
+	sort.SliceStable(files, func(i, j int) bool { return rank(files[i]) < rank(files[j]) })
+	return files
+}
+
 // pyMinTestFiles is MinTestFiles; the real-project check lowers it to
 // compare selections on small projects too.
 var pyMinTestFiles = MinTestFiles
@@ -175,7 +196,7 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 			}
 		}
 	}
-	files := sortedKeys(selected)
+	files := proj.collectionOrder(sortedKeys(selected))
 	var notes []string
 	for _, t := range sortedKeys(selectedOnly(widened)) {
 		notes = append(notes, t+": it "+widened[t])
