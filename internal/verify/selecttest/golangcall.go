@@ -144,23 +144,9 @@ func initDecls(body *ast.BlockStmt) []goDecl {
 	// stored in them may be handed on by a later statement, which then
 	// mentions them.
 	local := map[string]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			if x.Tok == token.DEFINE {
-				for _, l := range x.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						local[id.Name] = true
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for _, id := range x.Names {
-				local[id.Name] = true
-			}
-		}
-		return true
-	})
+	for _, n := range boundNames(body) {
+		local[n] = true
+	}
 	var out []goDecl
 	rest := map[string]bool{}
 	for _, st := range body.List {

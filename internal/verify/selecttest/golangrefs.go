@@ -53,10 +53,11 @@ func addTokenRefs(n ast.Node, skip *ast.Ident, set map[string]bool) {
 	})
 }
 
-// boundNames are the names a file declares below the package level:
-// parameters, results, receivers, locals, fields, labels. A selector on
-// one of them may be a field or a method whatever the imports are called.
-func boundNames(f *ast.File) []string {
+// boundNames are the names declared under n below the package level:
+// parameters, results, receivers, locals, fields, labels. In a file, a
+// selector on one of them may be a field or a method whatever the imports
+// are called; in an init, they are its locals.
+func boundNames(f ast.Node) []string {
 	set := map[string]bool{}
 	add := func(ids ...*ast.Ident) {
 		for _, id := range ids {

@@ -179,7 +179,7 @@ func isAsm(f string) bool { return strings.HasSuffix(f, ".s") || strings.HasSuff
 
 // callMemoFormat changes when goFileSum does, so old memo entries are not
 // read.
-const callMemoFormat = "calls-v7"
+const callMemoFormat = "calls-v8"
 
 // loadRefGraph summarizes the Go files of the selected packages and of
 // every module package their tests link (nothing else can be on a path a
