@@ -2,11 +2,10 @@ package tui
 
 import (
 	"regexp"
-
-	tea "charm.land/bubbletea/v2"
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
 	xansi "github.com/charmbracelet/x/ansi"
