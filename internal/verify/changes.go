@@ -76,18 +76,17 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 		rev = branchPoint(ctx, r, cs.Root, base)
 	}
 	cs.Base = rev
-	diff, err := git.Output(ctx, r, cs.Root, "diff", "--name-status", "-z", "-M", rev, "--")
+	// The tracked changes and the untracked files, in one sandboxed start.
+	outs, err := git.Outputs(ctx, r, cs.Root,
+		[]string{"diff", "--name-status", "-z", "-M", rev, "--"},
+		[]string{"ls-files", "-z", "--others", "--exclude-standard"})
 	if err != nil {
 		return ChangeSet{}, err
 	}
-	if err := cs.addNameStatus(diff); err != nil {
+	if err := cs.addNameStatus(outs[0]); err != nil {
 		return ChangeSet{}, err
 	}
-	untracked, err := git.Output(ctx, r, cs.Root, "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return ChangeSet{}, err
-	}
-	for _, p := range splitZ(untracked) {
+	for _, p := range splitZ(outs[1]) {
 		cs.add(p, 'A')
 	}
 	cs.finish()
