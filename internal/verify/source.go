@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/git"
@@ -24,6 +26,66 @@ type GitSource struct {
 	// Rev is the revision; "" means an empty tree (a repository with no
 	// commits), where every file is missing.
 	Rev string
+	// pre holds the files Prefetch read.
+	pre *prefetched
+}
+
+// prefetched holds base files read in one git start: their bytes, or
+// that Rev has no such path.
+type prefetched struct {
+	files   map[string][]byte
+	missing map[string]bool
+}
+
+// Prefetch reads paths at Rev with one git start (cat-file --batch), so
+// ReadFile answers them without a start each; a path that is no file at
+// Rev (a folder, a submodule) is left for ReadFile to ask about. A
+// failure only leaves the files to ReadFile.
+func (s *GitSource) Prefetch(paths []string) {
+	if s.Rev == "" || len(paths) == 0 {
+		return
+	}
+	ctx := s.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var in strings.Builder
+	var asked []string
+	for _, p := range paths {
+		if fs.ValidPath(p) && !strings.ContainsAny(p, "\n\r") {
+			in.WriteString(s.Rev + ":" + p + "\n")
+			asked = append(asked, p)
+		}
+	}
+	var out bytes.Buffer
+	if git.Run(ctx, s.Runner, git.Cmd{Dir: s.Root, Args: []string{"cat-file", "--batch"}, Stdin: strings.NewReader(in.String()), Stdout: &out}) != nil {
+		return
+	}
+	pre := &prefetched{files: map[string][]byte{}, missing: map[string]bool{}}
+	b := out.Bytes()
+	for _, p := range asked {
+		header, rest, ok := bytes.Cut(b, []byte("\n"))
+		if !ok {
+			return
+		}
+		if string(header) == s.Rev+":"+p+" missing" {
+			pre.missing[p], b = true, rest
+			continue
+		}
+		f := strings.Fields(string(header))
+		if len(f) != 3 {
+			return // ambiguous or unreadable: leave it all to ReadFile
+		}
+		size, err := strconv.Atoi(f[2])
+		if err != nil || size < 0 || size+1 > len(rest) || rest[size] != '\n' {
+			return
+		}
+		if f[1] == "blob" {
+			pre.files[p] = rest[:size:size]
+		}
+		b = rest[size+1:]
+	}
+	s.pre = pre
 }
 
 // ReadFile returns the bytes of p (slash-separated, relative to Root) at
@@ -31,6 +93,14 @@ type GitSource struct {
 func (s GitSource) ReadFile(p string) ([]byte, error) {
 	if s.Rev == "" || !fs.ValidPath(p) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+	}
+	if s.pre != nil {
+		if b, ok := s.pre.files[p]; ok {
+			return bytes.Clone(b), nil
+		}
+		if s.pre.missing[p] {
+			return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+		}
 	}
 	ctx := s.Ctx
 	if ctx == nil {

@@ -378,7 +378,11 @@ func (e *engine) changeSet(ctx context.Context) error {
 	e.cs.dropUnder(config.Home())
 	e.cs.dropUnder(os.TempDir())
 	if cs.Git {
-		e.src = GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
+		src := GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
+		if e.opts.ProtectTests {
+			src.Prefetch(e.cs.Changed) // protection reads them: one git start, not one each
+		}
+		e.src = src
 	}
 	return nil
 }
