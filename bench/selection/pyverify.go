@@ -81,6 +81,28 @@ func (b *bench) pySuite() suite {
 		if err != nil {
 			return fullRun{}, err
 		}
-		return fullRun{failures: pytestFailures(res.output), secs: res.secs, timedOut: res.timedOut}, nil
+		run := fullRun{failures: pytestFailures(res.output), secs: res.secs, timedOut: res.timedOut}
+		if notRun := pytestNotRun(res.exit); notRun != "" {
+			// No FAILED line to read, and yet no test ran: a mutation
+			// that gets here fails the suite; HEAD that does is no base.
+			run.failures["pytest "+notRun] = true
+			run.broken = fmt.Sprintf("pytest exit %d (%s): %s", res.exit, notRun, tail(res.output))
+		}
+		return run, nil
 	}, cover: b.pyCover}
+}
+
+// pytestNotRun names the pytest exit codes that mean the tests did not
+// run (internal error, usage error, nothing collected); "" for passed,
+// failed and interrupted (collection errors have their ERROR lines).
+func pytestNotRun(exit int) string {
+	switch exit {
+	case 3:
+		return "internal error"
+	case 4:
+		return "usage error"
+	case 5:
+		return "no tests collected"
+	}
+	return ""
 }

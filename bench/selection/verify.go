@@ -59,6 +59,8 @@ type fullRun struct {
 	timedOut bool
 	// scope says what part of the suite ran when not all of it.
 	scope string
+	// broken, when set, says why the run ran no test at all.
+	broken string
 }
 
 // verifyRow is one project's result in -chanto mode.
@@ -195,6 +197,9 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start ti
 	head, err := s.full(ctx, p, true)
 	if err != nil {
 		return r, err
+	}
+	if head.broken != "" {
+		return r, fmt.Errorf("the full suite runs no test at HEAD: %s", head.broken)
 	}
 	for k := range head.failures {
 		if strings.HasPrefix(k, "vet ") {

@@ -102,3 +102,12 @@ func TestSummarizeBuilds(t *testing.T) {
 		t.Errorf("markdown summary:\n%s", out.String())
 	}
 }
+
+// pytest's usage error prints no FAILED line; it must not read as a pass.
+func TestPytestNotRun(t *testing.T) {
+	for exit, want := range map[int]string{0: "", 1: "", 2: "", 3: "internal error", 4: "usage error", 5: "no tests collected"} {
+		if got := pytestNotRun(exit); got != want {
+			t.Errorf("pytestNotRun(%d) = %q, want %q", exit, got, want)
+		}
+	}
+}
