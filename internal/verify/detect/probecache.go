@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/durable"
 )
 
 // Asking an interpreter whether it has pytest costs a sandboxed start and
@@ -182,15 +183,7 @@ func writeProbeRecords(recs map[string]probeRecord) {
 		return
 	}
 	p := probeRecordsPath()
-	if os.MkdirAll(filepath.Dir(p), 0o700) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".python-probe-")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(b)
-	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
-		_ = os.Remove(tmp.Name())
+	if os.MkdirAll(filepath.Dir(p), 0o700) == nil {
+		_ = durable.WriteFile(p, b, 0o600)
 	}
 }
