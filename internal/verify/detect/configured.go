@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/verify/runner"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
 
 // Configured is the check of a configured command line ([guardrails]
@@ -29,6 +30,9 @@ func Configured(dir, command string) Check {
 	}
 	c.Runner, c.Args = r, inv.Args
 	c.Narrowable = inv.Plain && narrowable(r)
+	if !inv.Plain && narrowable(r) {
+		c.AsWritten = scope.Reason{Code: scope.ConfiguredAsWritten, Setting: string(r), Detail: inv.WhyNot}
+	}
 	return c
 }
 

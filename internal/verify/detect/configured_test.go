@@ -32,5 +32,8 @@ func TestConfigured(t *testing.T) {
 		if c.Runner != tc.runner || !slices.Equal(c.Args, tc.args) || c.Narrowable != tc.narrowable || !c.Configured || c.Command != tc.command || c.Dir != dir {
 			t.Errorf("%q: got %+v; want runner %s args %q narrowable %v", tc.command, c, tc.runner, tc.args, tc.narrowable)
 		}
+		if wantWhy := !tc.narrowable && tc.runner != Custom; c.AsWritten.IsZero() == wantWhy {
+			t.Errorf("%q: reason to run as written %q", tc.command, c.AsWritten)
+		}
 	}
 }

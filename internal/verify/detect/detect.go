@@ -70,6 +70,9 @@ type Check struct {
 	// it (pytest's, "7.2.1"), which decides what it reads; "" when not
 	// known.
 	Version string
+	// AsWritten says why a check of a runner that narrows runs whole: a
+	// configured command that is not a plain run of it; zero otherwise.
+	AsWritten scope.Reason
 	// Configured is set for a check the user configured: a run stands
 	// in for it only as Planned.Configured says.
 	Configured bool

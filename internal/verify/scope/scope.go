@@ -148,6 +148,9 @@ const (
 	OwnFullRun Code = "own_full_run"
 	// NamedByGoal: a goal named the test.
 	NamedByGoal Code = "named_by_goal"
+	// ConfiguredAsWritten: a configured command of a runner that narrows
+	// is not a plain run of it, so it runs as written.
+	ConfiguredAsWritten Code = "configured_as_written"
 	// FailingOnly: a baseline ran only the tests that failed.
 	FailingOnly Code = "failing_only"
 )
@@ -285,6 +288,8 @@ func (r Reason) String() string {
 		return "named by the goal"
 	case FailingOnly:
 		return "the failing tests only"
+	case ConfiguredAsWritten:
+		return "the configured " + r.Setting + " command runs as written: it " + r.Detail
 	}
 	return string(r.Code)
 }

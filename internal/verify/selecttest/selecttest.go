@@ -113,6 +113,8 @@ func generalRule(in Input) (scope.Reason, bool) {
 			return in.ForceFullReason, true
 		}
 		return scope.For(scope.Asked, "--full"), true
+	case !in.Check.Narrowable && !in.Check.AsWritten.IsZero():
+		return in.Check.AsWritten, true
 	case !in.Check.Narrowable:
 		return noRelatedMode(in.Check.Runner), true
 	case in.ChangeUnknown:
