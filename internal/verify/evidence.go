@@ -164,9 +164,21 @@ func oldChecks(cs []CheckRun, e *engine) string {
 			continue
 		}
 		cmd := e.label(c)
-		parts = append(parts, cmd+" failed"+stageNote(c)+failureSummary(nil, c.AlreadyFailing, c))
+		parts = append(parts, cmd+" failed"+stageNote(c)+failureSummary(nil, c.AlreadyFailing, c)+testsRan(c))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// testsRan says, for a check whose failures were all old ones, that none
+// of the other tests it ran failed, when its runner counts them and it
+// ran more than failed: a red test check's line then says the rest of its
+// run agrees, as a red vet's line says which tests passed after it. ""
+// for vet's findings and opaque checks.
+func testsRan(c CheckRun) string {
+	if c.check.Runner == detect.GoVet || len(c.Failures) == 0 || c.Tests <= len(c.Failures) {
+		return ""
+	}
+	return fmt.Sprintf("; no other of its %d tests failed", c.Tests)
 }
 
 // maxShownCommand is the longest command the one-line evidence and the
@@ -281,11 +293,34 @@ func names(fs []Failure) []string {
 	return out
 }
 
+// nameList is "TestA, TestB and 3 more". When a name holds ", " or ends
+// in punctuation (jest titles are sentences: "Locale: zh-cn, Global
+// localeData", "yearStart: 4."), every name is quoted, so the list cannot
+// be read as more or fewer tests than it names, and a name's own full
+// stop is not taken for the line's.
 func nameList(ns []string) string {
-	if len(ns) <= maxNamed {
-		return strings.Join(ns, ", ")
+	shown := ns
+	if len(shown) > maxNamed {
+		shown = shown[:maxNamed]
 	}
-	return strings.Join(ns[:maxNamed], ", ") + fmt.Sprintf(" and %d more", len(ns)-maxNamed)
+	if slices.ContainsFunc(ns, ambiguousName) {
+		quoted := make([]string, len(shown))
+		for i, n := range shown {
+			quoted[i] = "\u201c" + n + "\u201d"
+		}
+		shown = quoted
+	}
+	text := strings.Join(shown, ", ")
+	if len(ns) > maxNamed {
+		text += fmt.Sprintf(" and %d more", len(ns)-maxNamed)
+	}
+	return text
+}
+
+// ambiguousName tells whether a name, put in a list of names, could be
+// read as two names or as the end of the line.
+func ambiguousName(n string) bool {
+	return strings.Contains(n, ", ") || strings.ContainsAny(n[max(len(n)-1, 0):], ".,;:")
 }
 
 // passedList is "go vet ./... (1s), go test ./pkg (2s)".

@@ -31,6 +31,9 @@ func TestEvidenceGolden(t *testing.T) {
 	tf := Failure{ID: "example.com/m.TestAdd", Name: "TestAdd"}
 	vf := Failure{ID: "a_test.go:12: struct field tag", Name: "a_test.go:12: struct field tag"}
 	noChange := full(scope.Because(scope.NoChange))
+	// jest titles are sentences: commas inside a name, a name's own full stop.
+	sentences := []Failure{{ID: "a.test.js › Locale: zh-cn, Global localeData", Name: "Locale: zh-cn, Global localeData"},
+		{ID: "b.test.js › yearStart: 4.", Name: "yearStart: 4."}}
 	cases := map[string]*Report{
 		"verified-related": {Root: "/r", Changed: []string{"a.go"}, Checks: []CheckRun{
 			pass(goVet, "go vet ./a", related, 400*time.Millisecond),
@@ -66,6 +69,13 @@ func TestEvidenceGolden(t *testing.T) {
 				Baseline: &BaselineRun{Kind: "putback", Ran: true}},
 			pass(goTest, "go test ./a", related, 2*time.Second)},
 			AlreadyFailing: []Failure{vf}},
+		"failed-sentence-names": {Root: "/r", Changed: []string{"web/a.js"}, Checks: []CheckRun{
+			{Command: "npm test", Dir: "web", Scope: related, ExitCode: 1, Failures: sentences, check: jest}},
+			NewFailures: sentences},
+		"old-tests-counted": {Root: "/r", Changed: []string{"web/a.js"}, Checks: []CheckRun{
+			{Command: "npm test", Dir: "web", Scope: fullNoReason, ExitCode: 1, Tests: 1240, Failures: sentences[:1], AlreadyFailing: sentences[:1], check: jest,
+				Baseline: &BaselineRun{Kind: "putback", Ran: true}}},
+			AlreadyFailing: sentences[:1]},
 		"old-nothing-changed": {Root: "/r", Checks: []CheckRun{
 			{Command: "go vet ./...", Scope: noChange, ExitCode: 1, Failures: []Failure{vf}, AlreadyFailing: []Failure{vf}, check: goVet,
 				Baseline: &BaselineRun{Kind: unchangedKind, at: "HEAD"}},
