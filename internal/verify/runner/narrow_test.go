@@ -93,7 +93,16 @@ func TestMissingReport(t *testing.T) {
 			t.Errorf("%s: NoReport %q, want %q", c.r, o.NoReport, c.want)
 		}
 	}
-	col := For(Pytest).Collector("", dir)
+	// With chanto's plugin asked for, the report named is the plugin's:
+	// the run was never given --junitxml.
+	col := For(Pytest).Collector(dir, dir)
+	col.Args([]string{"/usr/bin/python3", "-m", "pytest"})
+	col.Stdout()
+	want := "the report it was asked for (chanto's pytest plugin, -p chanto_pytest_report)"
+	if o := col.Finish(run.Result{Output: []byte("helper loaded\n")}); o.NoReport != want {
+		t.Errorf("pytest with the plugin: NoReport %q, want %q", o.NoReport, want)
+	}
+	col = For(Pytest).Collector("", dir)
 	col.Stdout()
 	if o := col.Finish(run.Result{}); o.NoReport != "" {
 		t.Errorf("no report asked for, yet NoReport %q", o.NoReport)
