@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestJSFailures(t *testing.T) {
@@ -108,6 +109,19 @@ func TestPytestNotRun(t *testing.T) {
 	for exit, want := range map[int]string{0: "", 1: "", 2: "", 3: "internal error", 4: "usage error", 5: "no tests collected"} {
 		if got := pytestNotRun(exit); got != want {
 			t.Errorf("pytestNotRun(%d) = %q, want %q", exit, got, want)
+		}
+	}
+}
+
+// chanto verify runs a check and its baseline, each up to the check limit
+// writeChantoConfig gives it: the benchmark must not kill it before both
+// could finish, or a slow machine turns a catch into a miss.
+func TestChantoOutlivesItsCheckAndBaseline(t *testing.T) {
+	for _, rt := range []time.Duration{0, 90 * time.Second, 4 * time.Minute} {
+		b := &bench{opts: options{timeout: 4 * time.Minute}, runTimeout: rt}
+		checkLimit := time.Duration(max(30, int(rt.Seconds()*0.4))) * time.Second
+		if got := b.chantoLimit(); got < 2*checkLimit+b.limit() {
+			t.Errorf("runTimeout %s: chanto gets %s, its check and baseline up to %s each", rt, got, checkLimit)
 		}
 	}
 }
