@@ -69,6 +69,11 @@ func TestReadsRunNothingTheRepositoryNames(t *testing.T) {
 			t.Errorf("git diff missed the change: %q", out)
 		}
 	}
+	objs := NewObjects(ctx, r, dir)
+	if obj, err := objs.Read("HEAD:a.txt"); err != nil || obj.Type != "blob" {
+		t.Errorf("cat-file --batch: %+v, %v", obj, err)
+	}
+	objs.Close()
 	if b, err := os.ReadFile(marker); err == nil {
 		t.Errorf("a command the repository names ran: %s", b)
 	}

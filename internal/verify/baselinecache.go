@@ -48,6 +48,13 @@ func (e *engine) baselineKey(ctx context.Context, last *CheckRun) (key string, o
 		if src.Rev == "" {
 			return "", false
 		}
+		if obj, err, ok := src.object(src.Rev + "^{tree}"); ok {
+			if err != nil {
+				return "", false
+			}
+			base, onDisk = "tree "+obj.ID, true
+			break
+		}
 		out, err := git.Output(ctx, e.r, e.cs.Root, "rev-parse", "--verify", "--quiet", src.Rev+"^{tree}")
 		if err != nil {
 			return "", false

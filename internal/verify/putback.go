@@ -327,6 +327,14 @@ func gitModes(ctx context.Context, e *engine, rev string) map[string]fs.FileMode
 	if len(e.cs.Changed) == 0 || len(e.cs.Changed) > 2000 {
 		return out
 	}
+	if gs, ok := e.src.(GitSource); ok && gs.objs != nil {
+		for p, m := range gs.Modes(e.cs.Changed) {
+			out[p] = fileMode(m)
+		}
+		if len(out) == len(e.cs.Changed) {
+			return out
+		}
+	}
 	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", rev, "--"}, e.cs.Changed...)
 	b, err := git.Output(ctx, e.r, e.cs.Root, args...)
 	if err != nil {
@@ -345,16 +353,21 @@ func gitModes(ctx context.Context, e *engine, rev string) map[string]fs.FileMode
 		if err != nil {
 			continue
 		}
-		switch {
-		case m == 0o120000:
-			out[p] = fs.ModeSymlink
-		case m&0o111 != 0:
-			out[p] = 0o755
-		default:
-			out[p] = 0o644
-		}
+		out[p] = fileMode(uint32(m))
 	}
 	return out
+}
+
+// fileMode is the mode a file of git tree mode m is put back with.
+func fileMode(m uint32) fs.FileMode {
+	switch {
+	case m == 0o120000:
+		return fs.ModeSymlink
+	case m&0o111 != 0:
+		return 0o755
+	default:
+		return 0o644
+	}
 }
 
 func ids(fs []Failure) []string {

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/git"
@@ -26,66 +24,38 @@ type GitSource struct {
 	// Rev is the revision; "" means an empty tree (a repository with no
 	// commits), where every file is missing.
 	Rev string
-	// pre holds the files Prefetch read.
-	pre *prefetched
+	// objs, when set, answers every read through one cat-file process
+	// (newGitSource); without it each read is a git call of its own.
+	objs *git.Objects
 }
 
-// prefetched holds base files read in one git start: their bytes, or
-// that Rev has no such path.
-type prefetched struct {
-	files   map[string][]byte
-	missing map[string]bool
+// newGitSource is a GitSource whose reads share one git start; Close
+// ends it.
+func newGitSource(ctx context.Context, r *run.Runner, root, rev string) GitSource {
+	return GitSource{Ctx: ctx, Runner: r, Root: root, Rev: rev, objs: git.NewObjects(ctx, r, root)}
 }
 
-// Prefetch reads paths at Rev with one git start (cat-file --batch), so
-// ReadFile answers them without a start each; a path that is no file at
-// Rev (a folder, a submodule) is left for ReadFile to ask about. A
-// failure only leaves the files to ReadFile.
-func (s *GitSource) Prefetch(paths []string) {
-	if s.Rev == "" || len(paths) == 0 {
-		return
+// Close ends the cat-file process a newGitSource started.
+func (s GitSource) Close() { s.objs.Close() }
+
+func (s GitSource) ctx() context.Context {
+	if s.Ctx == nil {
+		return context.Background()
 	}
-	ctx := s.Ctx
-	if ctx == nil {
-		ctx = context.Background()
+	return s.Ctx
+}
+
+// object reads name through the shared process; ok is false when there
+// is none or it failed, and the caller asks git on its own.
+func (s GitSource) object(name string) (git.Object, error, bool) {
+	if s.objs == nil || strings.ContainsAny(name, "\n\r") {
+		return git.Object{}, nil, false
 	}
-	var in strings.Builder
-	var asked []string
-	for _, p := range paths {
-		if fs.ValidPath(p) && !strings.ContainsAny(p, "\n\r") {
-			in.WriteString(s.Rev + ":" + p + "\n")
-			asked = append(asked, p)
-		}
+	obj, err := s.objs.Read(name)
+	if err != nil && !errors.Is(err, git.ErrMissing) {
+		return git.Object{}, nil, false
 	}
-	var out bytes.Buffer
-	if git.Run(ctx, s.Runner, git.Cmd{Dir: s.Root, Args: []string{"cat-file", "--batch"}, Stdin: strings.NewReader(in.String()), Stdout: &out}) != nil {
-		return
-	}
-	pre := &prefetched{files: map[string][]byte{}, missing: map[string]bool{}}
-	b := out.Bytes()
-	for _, p := range asked {
-		header, rest, ok := bytes.Cut(b, []byte("\n"))
-		if !ok {
-			return
-		}
-		if string(header) == s.Rev+":"+p+" missing" {
-			pre.missing[p], b = true, rest
-			continue
-		}
-		f := strings.Fields(string(header))
-		if len(f) != 3 {
-			return // ambiguous or unreadable: leave it all to ReadFile
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size < 0 || size+1 > len(rest) || rest[size] != '\n' {
-			return
-		}
-		if f[1] == "blob" {
-			pre.files[p] = rest[:size:size]
-		}
-		b = rest[size+1:]
-	}
-	s.pre = pre
+	return obj, err, true
 }
 
 // ReadFile returns the bytes of p (slash-separated, relative to Root) at
@@ -94,19 +64,17 @@ func (s GitSource) ReadFile(p string) ([]byte, error) {
 	if s.Rev == "" || !fs.ValidPath(p) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
 	}
-	if s.pre != nil {
-		if b, ok := s.pre.files[p]; ok {
-			return bytes.Clone(b), nil
-		}
-		if s.pre.missing[p] {
+	if obj, err, ok := s.object(s.Rev + ":" + p); ok {
+		switch {
+		case err != nil:
 			return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
+		case obj.Type == "blob":
+			return obj.Data, nil
+		default:
+			return nil, fmt.Errorf("git cat-file %s:%s: a %s, not a file", s.Rev, p, obj.Type)
 		}
 	}
-	ctx := s.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	out, err := git.Output(ctx, s.Runner, s.Root, "cat-file", "blob", s.Rev+":"+p)
+	out, err := git.Output(s.ctx(), s.Runner, s.Root, "cat-file", "blob", s.Rev+":"+p)
 	var ge *git.Error
 	if errors.As(err, &ge) {
 		if m := ge.Msg; strings.Contains(m, "does not exist") || strings.Contains(m, "Not a valid object name") || strings.Contains(m, "exists on disk, but not in") {
@@ -123,15 +91,24 @@ func (s GitSource) ListDir(dir string) ([]string, error) {
 	if s.Rev == "" {
 		return nil, nil
 	}
-	ctx := s.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	tree := s.Rev + ":"
 	if dir != "." && dir != "" {
 		tree += dir
 	}
-	out, err := git.Output(ctx, s.Runner, s.Root, "ls-tree", "-z", "--name-only", tree)
+	if obj, err, ok := s.object(tree); ok {
+		if err != nil || obj.Type != "tree" {
+			return nil, nil // no such folder at Rev
+		}
+		entries, err := git.ParseTree(obj.ID, obj.Data)
+		if err == nil {
+			names := make([]string, len(entries))
+			for i, e := range entries {
+				names[i] = e.Name
+			}
+			return names, nil
+		}
+	}
+	out, err := git.Output(s.ctx(), s.Runner, s.Root, "ls-tree", "-z", "--name-only", tree)
 	var ge *git.Error
 	if errors.As(err, &ge) {
 		return nil, nil // no such folder at Rev
@@ -140,6 +117,36 @@ func (s GitSource) ListDir(dir string) ([]string, error) {
 		return nil, err
 	}
 	return git.Split0(out), nil
+}
+
+// Modes returns the tree modes (0o100644, 0o100755, 0o120000, …) of the
+// paths at Rev that it can read through the shared process; a path it
+// cannot is left out.
+func (s GitSource) Modes(paths []string) map[string]uint32 {
+	out := map[string]uint32{}
+	dirs := map[string][]git.TreeEntry{}
+	for _, p := range paths {
+		if !fs.ValidPath(p) || p == "." {
+			continue
+		}
+		dir, name := path.Split(p)
+		dir = strings.TrimSuffix(dir, "/")
+		entries, seen := dirs[dir]
+		if !seen {
+			obj, err, ok := s.object(s.Rev + ":" + dir)
+			if ok && err == nil && obj.Type == "tree" {
+				entries, _ = git.ParseTree(obj.ID, obj.Data)
+			}
+			dirs[dir] = entries
+		}
+		for _, e := range entries {
+			if e.Name == name {
+				out[p] = e.Mode
+				break
+			}
+		}
+	}
+	return out
 }
 
 // DirSource reads files from a folder on disk (the working tree). It

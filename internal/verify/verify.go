@@ -311,6 +311,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := e.changeSet(ctx); err != nil {
 		return nil, err
 	}
+	if gs, ok := e.src.(GitSource); ok {
+		defer gs.Close()
+	}
 	e.dropProducedLocks()
 	rep := &Report{Root: e.cs.Root, Base: e.cs.Base, Git: e.cs.Git, Changed: e.cs.Changed, ChangeUnknown: e.cs.Unknown,
 		Checks: []CheckRun{}, NewFailures: []Failure{}, AlreadyFailing: []Failure{}, Violations: []protect.Violation{}, ConfigsNotUnderstood: []protect.ConfigDoubt{}, ScopeReasons: []string{}}
@@ -364,7 +367,7 @@ func (e *engine) changeSet(ctx context.Context) error {
 		e.cs.finish()
 		e.src = e.opts.BaseSource
 		if e.src == nil && e.cs.Base != "" {
-			e.src = GitSource{Ctx: ctx, Runner: e.r, Root: root, Rev: e.cs.Base}
+			e.src = newGitSource(ctx, e.r, root, e.cs.Base)
 		}
 		return nil
 	}
@@ -378,11 +381,9 @@ func (e *engine) changeSet(ctx context.Context) error {
 	e.cs.dropUnder(config.Home())
 	e.cs.dropUnder(os.TempDir())
 	if cs.Git {
-		src := GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base}
-		if e.opts.ProtectTests {
-			src.Prefetch(e.cs.Changed) // protection reads them: one git start, not one each
-		}
-		e.src = src
+		// Protection, selection and the baseline read the base through
+		// one git start, not one each.
+		e.src = newGitSource(ctx, e.r, cs.Root, cs.Base)
 	}
 	return nil
 }

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
@@ -137,6 +140,14 @@ func crateOf(crates []*crate, f string) *crate {
 // crates that depend on them; a change to integration test files only
 // runs those test targets.
 func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	if sel, ok := singleCrate(in); ok {
+		return sel, nil
+	}
+	return selectCrates(ctx, r, in)
+}
+
+// selectCrates is selectCargo from cargo metadata's list of crates.
+func selectCrates(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	crates, err := loadCrates(ctx, r, in.Check.Dir)
 	if err != nil {
 		return Selection{}, err
@@ -204,6 +215,56 @@ func selectCargo(ctx context.Context, r *run.Runner, in Input) (Selection, error
 		extra = append(extra, "-p", n)
 	}
 	return narrowed(runner.CargoArgs(in.Check.Args, extra), names, nil), nil
+}
+
+// singleCrate answers without cargo metadata (a sandboxed start and
+// about 25 ms of cargo's CPU) where its answer is known to be the whole
+// crate: the check's manifest is one package declaring no [[test]]
+// targets, no Cargo.toml above it names a workspace (detection gives a
+// member its workspace's root anyway), and no changed file is under
+// tests/, the only change such a crate narrows (to its --test targets).
+// Anything else, a manifest that does not parse included, is left to
+// cargo metadata.
+func singleCrate(in Input) (Selection, bool) {
+	if in.ForceFull {
+		return Selection{}, false
+	}
+	var m map[string]any
+	if _, err := toml.DecodeFile(filepath.Join(in.Check.Dir, "Cargo.toml"), &m); err != nil {
+		return Selection{}, false
+	}
+	pkg, ok := m["package"].(map[string]any)
+	if !ok || m["workspace"] != nil || m["test"] != nil || pkg["workspace"] != nil {
+		return Selection{}, false
+	}
+	for dir := filepath.Dir(in.Check.Dir); ; dir = filepath.Dir(dir) {
+		// A workspace above it may hold it as a member (its reverse
+		// dependents are then the workspace's to find).
+		if b, err := os.ReadFile(filepath.Join(dir, "Cargo.toml")); err == nil && bytes.Contains(b, []byte("workspace")) {
+			return Selection{}, false
+		}
+		if dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	changed := cleanChanged(in.Changed)
+	if len(changed) == 0 {
+		return Selection{}, false
+	}
+	for _, f := range changed {
+		if f == "tests" || strings.HasPrefix(f, "tests/") {
+			return Selection{}, false
+		}
+	}
+	if n := countRustTests(in.Check.Dir, nil); n <= MinTestFiles {
+		return fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), true
+	}
+	for _, f := range changed {
+		if !strings.HasSuffix(f, ".rs") {
+			return fullSelection(in.Check, scope.For(scope.NotCode, "Rust", f)), true
+		}
+	}
+	return fullSelection(in.Check, scope.For(scope.ReachesAll, "crate")), true
 }
 
 // testTargetsUsing returns the integration test target of file f and

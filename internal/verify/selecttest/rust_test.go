@@ -78,6 +78,63 @@ func TestCargoSmallProjectRunsFull(t *testing.T) {
 	wantFull(t, sel, "the project has 20 or fewer test files")
 }
 
+// A crate in no workspace is selected without cargo metadata, as cargo
+// metadata's crates select it; a change under tests/ still asks cargo.
+func TestCargoSingleCrateNeedsNoMetadata(t *testing.T) {
+	files := map[string]string{
+		"Cargo.toml":   "[package]\nname = \"solo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/lib.rs":   "pub fn one() -> i32 { 1 }\n",
+		"src/parse.rs": "pub fn two() -> i32 { 2 }\n",
+		"README.md":    "solo\n",
+	}
+	for i := 0; i < 21; i++ {
+		files[fmt.Sprintf("tests/t%02d.rs", i)] = "#[test]\nfn t() {}\n"
+	}
+	big := t.TempDir()
+	writeTree(t, big, files)
+	small := t.TempDir()
+	writeTree(t, small, map[string]string{"Cargo.toml": files["Cargo.toml"], "src/lib.rs": "#[test]\nfn t() {}\n", "README.md": "solo\n"})
+	for _, tc := range []struct {
+		dir     string
+		changed []string
+		reason  string
+	}{
+		{big, []string{"src/parse.rs"}, "the change reaches every crate"},
+		{big, []string{"src/lib.rs", "README.md"}, "README.md is not Rust code"},
+		{small, []string{"src/lib.rs"}, "the project has 20 or fewer test files"},
+		{small, []string{"README.md"}, "the project has 20 or fewer test files"},
+	} {
+		in := Input{Check: cargoCheck(tc.dir), Changed: tc.changed}
+		fast, ok := singleCrate(in)
+		if !ok {
+			t.Fatalf("%v: not answered without cargo metadata", tc.changed)
+		}
+		wantFull(t, fast, tc.reason)
+		slow, err := selectCrates(t.Context(), &run.Runner{}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slow.Full != fast.Full || slow.Reason.String() != fast.Reason.String() || slow.Command != fast.Command {
+			t.Errorf("%v: without metadata %v %q (%s); with it %v %q (%s)", tc.changed, fast.Full, fast.Command, fast.Reason, slow.Full, slow.Command, slow.Reason)
+		}
+	}
+	if _, ok := singleCrate(Input{Check: cargoCheck(big), Changed: []string{"tests/t03.rs"}}); ok {
+		t.Error("a change under tests/ was answered without cargo metadata")
+	}
+	wantNarrow(t, mustSelect(t, Input{Check: cargoCheck(big), Changed: []string{"tests/t03.rs"}}), "cargo test -p solo --test t03")
+	ws := rustWorkspace(t)
+	for _, d := range []string{ws, ws + "/other"} {
+		if _, ok := singleCrate(Input{Check: cargoCheck(d), Changed: []string{"src/lib.rs"}}); ok {
+			t.Errorf("%s: a workspace or its member was answered without cargo metadata", d)
+		}
+	}
+	withTests := t.TempDir()
+	writeTree(t, withTests, map[string]string{"Cargo.toml": files["Cargo.toml"] + "\n[[test]]\nname = \"x\"\npath = \"src/x.rs\"\n", "src/lib.rs": ""})
+	if _, ok := singleCrate(Input{Check: cargoCheck(withTests), Changed: []string{"src/x.rs"}}); ok {
+		t.Error("a crate declaring [[test]] targets was answered without cargo metadata")
+	}
+}
+
 // The narrowed command is one cargo accepts: it runs the selected
 // integration tests offline.
 func TestCargoNarrowedCommandRuns(t *testing.T) {
