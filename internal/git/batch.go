@@ -29,36 +29,12 @@ func Outputs(ctx context.Context, r *run.Runner, dir string, cmds ...[]string) (
 	if r.GitSandbox == nil || len(cmds) < 2 {
 		return outputsOneByOne(ctx, r, dir, cmds)
 	}
-	gitPath, err := exec.LookPath("git")
+	script, marker, err := markedScript(ctx, r, dir, cmds)
 	if err != nil {
-		return nil, &run.NotFoundError{Name: "git"}
-	}
-	nonce := make([]byte, 16)
-	if _, err := rand.Read(nonce); err != nil {
 		return nil, err
 	}
-	marker := "chanto-" + hex.EncodeToString(nonce)
-	var script strings.Builder
-	for _, c := range cmds {
-		if len(c) == 0 {
-			return nil, fmt.Errorf("git: no subcommand")
-		}
-		args, err := argv(ctx, r, Cmd{Dir: dir, Args: c})
-		if err != nil {
-			return nil, err
-		}
-		args[0] = gitPath
-		for i, a := range args {
-			if i > 0 {
-				script.WriteByte(' ')
-			}
-			script.WriteString(shQuote(a))
-		}
-		// One marker on each stream: "\0<marker> <status>\0".
-		fmt.Fprintf(&script, " </dev/null; s=$?; printf '\\000%s %%d\\000' $s; printf '\\000%s %%d\\000' $s >&2\n", marker, marker)
-	}
 	var stdout, stderr bytes.Buffer
-	res, err := r.Run(ctx, run.Spec{Args: []string{"/bin/sh", "-c", script.String()}, Dir: dir, Env: environment,
+	res, err := r.Run(ctx, run.Spec{Args: []string{"/bin/sh", "-c", script}, Dir: dir, Env: environment,
 		Stdout: &stdout, Stderr: &stderr, Timeout: DefaultTimeout, OutputCap: 4096, Purpose: run.Git})
 	if err != nil {
 		return nil, err
@@ -66,10 +42,55 @@ func Outputs(ctx context.Context, r *run.Runner, dir string, cmds ...[]string) (
 	if res.TimedOut {
 		return nil, &Error{Args: cmds[0], ExitCode: -1, TimedOut: true, Msg: "timed out after " + DefaultTimeout.String()}
 	}
-	outs, codes, ok := splitMarked(stdout.Bytes(), marker, len(cmds))
-	errs, _, eok := splitMarked(stderr.Bytes(), marker, len(cmds))
+	return splitOutputs(stdout.Bytes(), stderr.Bytes(), marker, cmds, res.ExitCode)
+}
+
+// markedScript is the /bin/sh script that runs cmds in turn, each closed
+// on stdout and stderr by "\0<marker> <status>\0", the marker holding a
+// nonce drawn for this call.
+func markedScript(ctx context.Context, r *run.Runner, dir string, cmds [][]string) (script, marker string, err error) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		return "", "", &run.NotFoundError{Name: "git"}
+	}
+	nonce := make([]byte, 16)
+	if _, err := rand.Read(nonce); err != nil {
+		return "", "", err
+	}
+	marker = "chanto-" + hex.EncodeToString(nonce)
+	var b strings.Builder
+	for _, c := range cmds {
+		if len(c) == 0 {
+			return "", "", fmt.Errorf("git: no subcommand")
+		}
+		args, err := argv(ctx, r, Cmd{Dir: dir, Args: c})
+		if err != nil {
+			return "", "", err
+		}
+		args[0] = gitPath
+		writeArgs(&b, args)
+		// One marker on each stream: "\0<marker> <status>\0".
+		fmt.Fprintf(&b, " </dev/null; s=$?; printf '\\000%s %%d\\000' $s; printf '\\000%s %%d\\000' $s >&2\n", marker, marker)
+	}
+	return b.String(), marker, nil
+}
+
+func writeArgs(b *strings.Builder, args []string) {
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(shQuote(a))
+	}
+}
+
+// splitOutputs cuts the marked streams into each command's output and
+// returns the first failure as Output would have.
+func splitOutputs(stdout, stderr []byte, marker string, cmds [][]string, exit int) ([][]byte, error) {
+	outs, codes, ok := splitMarked(stdout, marker, len(cmds))
+	errs, _, eok := splitMarked(stderr, marker, len(cmds))
 	if !ok || !eok {
-		return nil, &Error{Args: cmds[0], ExitCode: res.ExitCode, Msg: "the batched git commands did not all finish: " + lastMessage(stderr.String())}
+		return nil, &Error{Args: cmds[0], ExitCode: exit, Msg: "the batched git commands did not all finish: " + lastMessage(string(stderr))}
 	}
 	for i, code := range codes {
 		if code != 0 {

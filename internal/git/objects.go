@@ -202,3 +202,129 @@ func ParseTree(id string, data []byte) ([]TreeEntry, error) {
 	}
 	return out, nil
 }
+
+// OutputsThenObjects is Outputs whose one sandboxed start then stays as
+// the cat-file process of the Objects it returns: the commands' outputs
+// and every later object read cost one start between them. The caller
+// closes the Objects. Without a git sandbox there is no start to save:
+// it is Outputs and NewObjects.
+func OutputsThenObjects(ctx context.Context, r *run.Runner, dir string, cmds ...[]string) ([][]byte, *Objects, error) {
+	if r == nil {
+		r = &run.Runner{}
+	}
+	if r.GitSandbox == nil || len(cmds) == 0 {
+		outs, err := Outputs(ctx, r, dir, cmds...)
+		if err != nil {
+			return nil, nil, err
+		}
+		return outs, NewObjects(ctx, r, dir), nil
+	}
+	script, marker, err := markedScript(ctx, r, dir, cmds)
+	if err != nil {
+		return nil, nil, err
+	}
+	args, err := argv(ctx, r, Cmd{Dir: dir, Args: []string{"cat-file", "--batch"}})
+	if err != nil {
+		return nil, nil, err
+	}
+	var b strings.Builder
+	b.WriteString(script)
+	b.WriteString("exec ")
+	writeArgs(&b, args)
+	stderr := &markedStream{marker: "\x00" + marker + " ", want: len(cmds), done: make(chan struct{})}
+	p, err := r.Start(ctx, run.Spec{Args: []string{"/bin/sh", "-c", b.String()}, Dir: dir, Env: environment,
+		Stderr: stderr, OutputCap: 4096, Purpose: run.Git})
+	if err != nil {
+		return nil, nil, err
+	}
+	o := &Objects{ctx: ctx, r: r, dir: dir, started: true, p: p, out: bufio.NewReaderSize(p.Stdout, 64<<10)}
+	timer := time.AfterFunc(DefaultTimeout, func() { p.Stop(0) })
+	defer timer.Stop()
+	// Read stdout up to the last command's marker; what follows is
+	// cat-file's, and it says nothing until asked.
+	var stdout []byte
+	for seen := 0; seen < len(cmds); {
+		chunk, err := o.out.ReadBytes(0)
+		stdout = append(stdout, chunk...)
+		if err != nil {
+			break
+		}
+		if rest, ok := bytes.CutPrefix(chunk, []byte(marker+" ")); ok && isStatus(rest) {
+			seen++
+		}
+	}
+	select {
+	case <-stderr.done:
+	case <-p.Done():
+	case <-ctx.Done():
+	}
+	outs, err := splitOutputs(stdout, stderr.bytes(), marker, cmds, p.ExitCode())
+	if err != nil {
+		o.Close()
+		if !timer.Stop() {
+			return nil, nil, &Error{Args: cmds[0], ExitCode: -1, TimedOut: true, Msg: "timed out after " + DefaultTimeout.String()}
+		}
+		return nil, nil, err
+	}
+	return outs, o, nil
+}
+
+// isStatus reports whether b is a marker's tail: digits, then NUL.
+func isStatus(b []byte) bool {
+	if len(b) < 2 || b[len(b)-1] != 0 {
+		return false
+	}
+	for _, c := range b[:len(b)-1] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// markedStream keeps a command's stderr until want markers went by
+// (closing done), and only a bounded tail after that.
+type markedStream struct {
+	marker string
+	want   int
+	done   chan struct{}
+
+	mu   sync.Mutex
+	buf  []byte
+	scan int // buf[:scan] holds the markers counted so far
+	seen int
+}
+
+func (m *markedStream) Write(b []byte) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.seen >= m.want {
+		return len(b), nil // cat-file's own stderr: the Process keeps its tail
+	}
+	m.buf = append(m.buf, b...)
+	for m.seen < m.want {
+		i := bytes.Index(m.buf[m.scan:], []byte(m.marker))
+		if i < 0 {
+			break
+		}
+		// A marker counts once its status has ended.
+		start := m.scan + i + len(m.marker)
+		j := bytes.IndexByte(m.buf[start:], 0)
+		if j < 0 {
+			break
+		}
+		m.scan = start + j + 1
+		m.seen++
+	}
+	if m.seen == m.want {
+		m.buf = m.buf[:m.scan]
+		close(m.done)
+	}
+	return len(b), nil
+}
+
+func (m *markedStream) bytes() []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return bytes.Clone(m.buf)
+}

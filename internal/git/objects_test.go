@@ -98,3 +98,75 @@ func TestParseTreeRefusesTruncatedEntries(t *testing.T) {
 		t.Errorf("sha256 tree: %+v, %v", es, err)
 	}
 }
+
+// The commands' outputs are Output's, and the same start then answers
+// object reads; a failing command is reported as Output reports it.
+func TestOutputsThenObjectsSharesOneStart(t *testing.T) {
+	dir := t.TempDir()
+	sh(t, dir, "init", "-q")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
+	sh(t, dir, "add", "-A")
+	sh(t, dir, "commit", "-qm", "init")
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("b\n"), 0o644)
+	for _, n := range []string{"new file.txt", "chanto-0123 0", "$(touch pwned)"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("n\n"), 0o644)
+	}
+	ctx := context.Background()
+	cmds := [][]string{
+		{"diff", "--name-status", "-z", "-M", "HEAD", "--"},
+		{"ls-files", "-z", "--others", "--exclude-standard"},
+		{"rev-parse", "HEAD"},
+	}
+	starts := 0
+	r := &run.Runner{GitSandbox: sandboxLike{&starts}}
+	outs, objs, err := OutputsThenObjects(ctx, r, dir, cmds...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer objs.Close()
+	for i, c := range cmds {
+		want, err := Output(ctx, nil, dir, c...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(outs[i]) != string(want) {
+			t.Errorf("%v: %q, alone %q", c, outs[i], want)
+		}
+	}
+	if b, err := objs.Read("HEAD:a.txt"); err != nil || string(b.Data) != "a\n" {
+		t.Errorf("read after the commands: %+v, %v", b, err)
+	}
+	if _, err := objs.Read("HEAD:gone"); !errors.Is(err, ErrMissing) {
+		t.Errorf("missing: %v", err)
+	}
+	if starts != 1 {
+		t.Errorf("%d starts, want 1", starts)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("a file name ran as a command")
+	}
+	_, objs2, err := OutputsThenObjects(ctx, r, dir, []string{"rev-parse", "HEAD"}, []string{"rev-parse", "--verify", "no-such-rev"})
+	ge, ok := err.(*Error)
+	if !ok || ge.ExitCode == 0 || ge.Args[len(ge.Args)-1] != "no-such-rev" || objs2 != nil {
+		t.Fatalf("a failing second command: %v, %v", err, objs2)
+	}
+}
+
+// Markers are counted however the stream is cut into writes.
+func TestMarkedStreamCountsMarkersSplitAcrossWrites(t *testing.T) {
+	whole := "warn\x00chanto-ab 0\x00\x00chanto-ab 12\x00cat-file noise"
+	for _, size := range []int{1, 2, 3, 7, len(whole)} {
+		m := &markedStream{marker: "\x00chanto-ab ", want: 2, done: make(chan struct{})}
+		for i := 0; i < len(whole); i += size {
+			m.Write([]byte(whole[i:min(i+size, len(whole))]))
+		}
+		select {
+		case <-m.done:
+		default:
+			t.Fatalf("writes of %d: done not closed (%d seen)", size, m.seen)
+		}
+		if got := string(m.bytes()); got != "warn\x00chanto-ab 0\x00\x00chanto-ab 12\x00" {
+			t.Errorf("writes of %d: kept %q", size, got)
+		}
+	}
+}

@@ -41,6 +41,41 @@ type ChangeSet struct {
 // plus untracked files that are not ignored. Outside a git repository the
 // change is unknown and Root is dir.
 func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, error) {
+	cs, objs, err := changes(ctx, r, dir, base)
+	objs.Close()
+	return cs, err
+}
+
+// changes is Changes that also hands back the git start it used, as a
+// reader of the base's objects (nil when there is none); the caller
+// closes it.
+func changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, *git.Objects, error) {
+	cs, err := changesBase(ctx, r, dir, base)
+	if err != nil || cs.Unknown || cs.Base == "" {
+		return cs, nil, err
+	}
+	// The tracked changes and the untracked files, in one sandboxed
+	// start that then stays to read the base's files.
+	outs, objs, err := git.OutputsThenObjects(ctx, r, cs.Root,
+		[]string{"diff", "--name-status", "-z", "-M", cs.Base, "--"},
+		[]string{"ls-files", "-z", "--others", "--exclude-standard"})
+	if err != nil {
+		return ChangeSet{}, nil, err
+	}
+	if err := cs.addNameStatus(outs[0]); err != nil {
+		objs.Close()
+		return ChangeSet{}, nil, err
+	}
+	for _, p := range splitZ(outs[1]) {
+		cs.add(p, 'A')
+	}
+	cs.finish()
+	return cs, objs, nil
+}
+
+// changesBase is the first half of Changes: the top level and the base
+// revision; outside git or with no commits yet, the whole change set.
+func changesBase(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ChangeSet{}, err
@@ -76,20 +111,6 @@ func Changes(ctx context.Context, r *run.Runner, dir, base string) (ChangeSet, e
 		rev = branchPoint(ctx, r, cs.Root, base)
 	}
 	cs.Base = rev
-	// The tracked changes and the untracked files, in one sandboxed start.
-	outs, err := git.Outputs(ctx, r, cs.Root,
-		[]string{"diff", "--name-status", "-z", "-M", rev, "--"},
-		[]string{"ls-files", "-z", "--others", "--exclude-standard"})
-	if err != nil {
-		return ChangeSet{}, err
-	}
-	if err := cs.addNameStatus(outs[0]); err != nil {
-		return ChangeSet{}, err
-	}
-	for _, p := range splitZ(outs[1]) {
-		cs.add(p, 'A')
-	}
-	cs.finish()
 	return cs, nil
 }
 

@@ -371,7 +371,7 @@ func (e *engine) changeSet(ctx context.Context) error {
 		}
 		return nil
 	}
-	cs, err := Changes(ctx, e.r, e.opts.Root, e.opts.Base)
+	cs, objs, err := changes(ctx, e.r, e.opts.Root, e.opts.Base)
 	if err != nil {
 		return err
 	}
@@ -382,9 +382,11 @@ func (e *engine) changeSet(ctx context.Context) error {
 	e.cs.dropUnder(os.TempDir())
 	if cs.Git {
 		// Protection, selection and the baseline read the base through
-		// one git start, not one each.
-		e.src = newGitSource(ctx, e.r, cs.Root, cs.Base)
+		// the change set's git start, not one each.
+		e.src = GitSource{Ctx: ctx, Runner: e.r, Root: cs.Root, Rev: cs.Base, objs: objs}
+		return nil
 	}
+	objs.Close()
 	return nil
 }
 
