@@ -24,8 +24,10 @@ type RunEnd struct {
 // A plain run is resolved to what it collects (tests/ holding every test
 // file is the whole suite). A passing && chain of plain check runs gives
 // one passing run per stage; a chain that failed does not say which stage
-// failed, so it is one run that is not plain. Version is the caller's to
-// fill.
+// failed, so it is one run that is not plain. Leading cd DIR stages (an
+// existing folder, named literally) move the runs after them to DIR, so
+// cd DIR && go test ./... is a plain run in DIR, passed or failed.
+// Version is the caller's to fill.
 func OwnRunsOf(cmdline, dir string, checks []string, end RunEnd) []OwnRun {
 	if end.Passed && !end.TimedOut {
 		if runs := parseChain(cmdline, dir, checks); runs != nil {
@@ -36,7 +38,10 @@ func OwnRunsOf(cmdline, dir string, checks []string, end RunEnd) []OwnRun {
 			return runs
 		}
 	}
-	r, ok := parseOwnRun(cmdline, dir, checks)
+	r, ok := parseCdRun(cmdline, dir, checks)
+	if !ok {
+		r, ok = parseOwnRun(cmdline, dir, checks)
+	}
 	if !ok {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,7 +92,7 @@ func parseChain(cmdline, dir string, checks []string) []ownRun {
 	if top.Negated || top.Background || top.Coprocess || len(top.Redirs) > 0 {
 		return nil
 	}
-	stages := andStages(top)
+	dir, stages := leadingCd(andStages(top), dir)
 	if len(stages) < 2 {
 		return nil
 	}
@@ -111,6 +112,71 @@ func parseChain(cmdline, dir string, checks []string) []ownRun {
 			All: inv.All, Targets: inv.Targets, Chained: true})
 	}
 	return runs
+}
+
+// parseCdRun reads cd DIR && CHECK (cd stages, then one check run): the
+// check's run, in DIR, passed or not. ok is false for anything else.
+func parseCdRun(cmdline, dir string, checks []string) (run ownRun, ok bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(cmdline), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return run, false
+	}
+	top := f.Stmts[0]
+	if top.Negated || top.Background || top.Coprocess || len(top.Redirs) > 0 {
+		return run, false
+	}
+	stages := andStages(top)
+	inDir, rest := leadingCd(stages, dir)
+	if len(rest) != 1 || len(rest) == len(stages) {
+		return run, false
+	}
+	call, isCall := rest[0].Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Args) == 0 {
+		return run, false
+	}
+	args := literalArgs(call)
+	inv, ok := classify(args, checks)
+	if !ok {
+		return run, false
+	}
+	run = ownRun{Command: cmdline, Dir: inDir, Runner: inv.Runner, Args: args}
+	run.WhyNot = stmtPlainness(rest[0], call, args)
+	if run.WhyNot == "" {
+		run.All, run.Targets, run.WhyNot = inv.All, inv.Targets, inv.WhyNot
+	}
+	run.Plain = run.WhyNot == ""
+	return run, true
+}
+
+// leadingCd takes the cd stages off the front of an && list and returns
+// the folder the rest runs in. A stage counts only as cd with one literal
+// word naming a folder that exists (absolute, or relative to dir): not
+// "cd -", not "~", nothing CDPATH could send elsewhere (a relative name
+// is taken only when dir holds it). At least one stage is always left.
+func leadingCd(stages []*syntax.Stmt, dir string) (string, []*syntax.Stmt) {
+	for len(stages) > 1 {
+		st := stages[0]
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 {
+			break
+		}
+		args := literalArgs(call)
+		if len(args) != 2 || len(call.Args) != 2 || args[0] != "cd" {
+			break
+		}
+		target := args[1]
+		if target == "" || strings.HasPrefix(target, "-") || strings.HasPrefix(target, "~") {
+			break
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		if fi, err := os.Stat(target); err != nil || !fi.IsDir() {
+			break
+		}
+		dir, stages = filepath.Clean(target), stages[1:]
+	}
+	return dir, stages
 }
 
 // andStages flattens a && b && c into its statements; a statement that is

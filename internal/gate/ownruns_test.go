@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -205,5 +207,62 @@ func TestConfiguredKnownRunnerCover(t *testing.T) {
 	}
 	if p := prior(verify.Planned{Runner: detect.Jest, Dir: "/p", Full: true, Command: "npx jest -c ci.config.js", Configured: "npx jest -c ci.config.js"}); p != nil {
 		t.Errorf("npx jest stood in for the configured npx jest -c ci.config.js: %+v", p)
+	}
+}
+
+// TestOwnRunsAfterCd: cd DIR && CHECK is the check's run in DIR, passed or
+// failed; cd stages before a passing chain move every stage. A cd that
+// may go elsewhere (no such folder, -, ~, an expansion, redirected)
+// keeps the command one run that is not plain.
+func TestOwnRunsAfterCd(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.MkdirAll(filepath.Join(sub, "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		cmd     string
+		passed  bool
+		dirs    []string // one per run; "" for a run that is not plain
+		runners []detect.Runner
+	}{
+		{"cd sub && go test ./...", true, []string{sub}, []detect.Runner{detect.Go}},
+		{"cd sub && go test ./...", false, []string{sub}, []detect.Runner{detect.Go}},
+		{"cd " + sub + " && go test ./...", true, []string{sub}, []detect.Runner{detect.Go}},
+		{"cd './sub/deep' && /usr/bin/python3 -m pytest", true, []string{filepath.Join(sub, "deep")}, []detect.Runner{detect.Pytest}},
+		{"cd sub && cd .. && go test ./...", true, []string{root}, []detect.Runner{detect.Go}},
+		{"cd sub && go vet ./... && go test ./...", true, []string{sub, sub}, []detect.Runner{detect.GoVet, detect.Go}},
+		{"cd sub && go vet ./... && go test ./...", false, []string{""}, []detect.Runner{detect.GoVet}},
+		{"cd sub && go test -run TestA ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd missing && go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd - && go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd ~ && go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd $SUB && go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd sub 2>/dev/null && go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd sub; go test ./...", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd sub && go test ./... || true", true, []string{""}, []detect.Runner{detect.Go}},
+		{"cd sub && ls", true, nil, nil},
+	}
+	for _, tt := range tests {
+		runs := OwnRunsOf(tt.cmd, root, nil, RunEnd{Passed: tt.passed})
+		if len(runs) != len(tt.dirs) {
+			t.Errorf("%q: %d runs, want %d: %+v", tt.cmd, len(runs), len(tt.dirs), runs)
+			continue
+		}
+		for i, r := range runs {
+			plain := tt.dirs[i] != ""
+			if r.Plain != plain || r.Runner != tt.runners[i] || r.Passed != tt.passed || (plain && r.Dir != tt.dirs[i]) {
+				t.Errorf("%q run %d: dir=%s runner=%s plain=%v (%s) passed=%v; want dir=%q runner=%s plain=%v",
+					tt.cmd, i, r.Dir, r.Runner, r.Plain, r.WhyNot, r.Passed, tt.dirs[i], tt.runners[i], plain)
+			}
+		}
+	}
+	// A passing cd run stands in for the gate's check in that folder only.
+	prior := priorRuns(OwnRunsOf("cd sub && go test ./...", root, nil, RunEnd{Passed: true}), 0)
+	if p := prior(verify.Planned{Runner: detect.Go, Dir: sub, Full: true, Command: "go test ./..."}); p == nil || !p.Passed {
+		t.Errorf("cd sub && go test ./... did not stand in for go test ./... in sub: %+v", p)
+	}
+	if p := prior(verify.Planned{Runner: detect.Go, Dir: root, Full: true, Command: "go test ./..."}); p != nil {
+		t.Errorf("cd sub && go test ./... stood in for go test ./... in the parent: %+v", p)
 	}
 }
