@@ -136,3 +136,34 @@ func saveBaseline(key string, onDisk bool, known map[string]bool) {
 		os.Remove(tmp.Name())
 	}
 }
+
+// recordUnchanged keeps what a check found on a tree where nothing
+// changed: that tree is the base, so each test it named passing or
+// failing passed or failed at the base, in the check's own order and
+// company (a failure that needs an earlier test to have run is seen as
+// the whole suite sees it). A later verify on the same base whose
+// failures are all among them runs no baseline. Only runners that name
+// their tests count, and only a run that finished.
+func (e *engine) recordUnchanged(ctx context.Context, cr *CheckRun) {
+	if len(e.cs.Changed) != 0 || e.cs.Unknown || e.cs.Base == "" || e.opts.BaseSource != nil || e.opts.NoBaseline {
+		return
+	}
+	if cr.TimedOut || cr.NotFound != "" || cr.CouldNotRun != "" || cr.NoTests || cr.FromModelRun {
+		return
+	}
+	if len(cr.passed) == 0 && len(cr.Failures) == 0 || !cr.Passed && len(cr.Failures) == 0 {
+		return // nothing named, or a failure that names no test
+	}
+	key, onDisk := e.baselineKey(ctx, cr)
+	if key == "" {
+		return
+	}
+	known := loadBaseline(key, onDisk)
+	for _, f := range cr.passed {
+		known[f.ID] = false
+	}
+	for _, f := range cr.Failures {
+		known[f.ID] = true
+	}
+	saveBaseline(key, onDisk, known)
+}

@@ -21,6 +21,7 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			return err
 		}
 		rep.Checks = append(rep.Checks, cr)
+		e.recordUnchanged(ctx, &rep.Checks[len(rep.Checks)-1])
 		rep.ScopeReasons = append(rep.ScopeReasons, cr.Command+": "+cr.Scope.Summary())
 		// A project without tests of its own among projects that depend
 		// on a change (a library its dependents test, an example program
