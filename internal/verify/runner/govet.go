@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"fmt"
 	"path"
 
 	"github.com/chanto-dev/chanto/internal/run"
@@ -72,11 +73,42 @@ func (goVet) Download() Download { return goDownload }
 // vetFinding is a go vet or compiler diagnostic: "[vet: ]file.go:L:C: msg".
 var vetFinding = regexp.MustCompile(`^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?: (.+)$`)
 
-// parseVet names each diagnostic; the ID leaves out the line number so a
-// finding survives lines moving between the base and the change.
+// parseVet names each diagnostic. The ID leaves out the line number, so a
+// finding survives lines moving between the base and the change, and
+// counts repeats instead: the second "unreachable code" in a file is
+// "file.go: unreachable code (2)", so a change that adds one more of a
+// finding the file already had is a new failure, not the old one again.
+// A diagnostic printed twice at the same place (a package and its test
+// variant) is one finding.
 func parseVet(line string, o *Outcome) {
-	if m := vetFinding.FindStringSubmatch(line); m != nil {
-		file := strings.TrimPrefix(m[1], "./")
-		o.Failures = appendUnique(o.Failures, Failure{ID: file + ": " + m[3], Name: file + ":" + m[2] + ": " + m[3]})
+	m := vetFinding.FindStringSubmatch(line)
+	if m == nil {
+		return
 	}
+	file := strings.TrimPrefix(m[1], "./")
+	id, name := file+": "+m[3], file+":"+m[2]+": "+m[3]
+	n := 0
+	for _, f := range o.Failures {
+		if f.Name == name {
+			return
+		}
+		if f.ID == id || isRepeat(f.ID, id) {
+			n++
+		}
+	}
+	if n > 0 {
+		id = fmt.Sprintf("%s (%d)", id, n+1)
+	}
+	o.Failures = append(o.Failures, Failure{ID: id, Name: name})
+}
+
+// isRepeat reports whether fid is id's count of a repeated finding:
+// "id (N)".
+func isRepeat(fid, id string) bool {
+	rest, ok := strings.CutPrefix(fid, id+" (")
+	if !ok {
+		return false
+	}
+	digits, ok := strings.CutSuffix(rest, ")")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
 }
