@@ -84,46 +84,49 @@ func holdsAny(dir string, paths []string) bool {
 }
 
 var (
-	goDirsOnce          sync.Once
-	goCache, goModCache string
+	goDirsOnce                 sync.Once
+	goCache, goModCache, goSum string
 )
 
 // goCacheDirs asks the go command where its caches are (go env -w may have
 // moved them), once, outside any project and with GOTOOLCHAIN=local so no
 // toolchain a project asks for is fetched or run; without go it falls back
-// to the documented defaults.
-func goCacheDirs() (string, string) {
+// to the documented defaults. The third is the checksum database's cache,
+// $GOPATH/pkg/sumdb: without it writable a download that must check a new
+// module's sum fails to save sum.golang.org's latest signed tree.
+func goCacheDirs() (cache, modCache, sumdb string) {
 	goDirsOnce.Do(func() {
+		var gopath string
 		if gobin, err := exec.LookPath("go"); err == nil {
-			c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE")
+			c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE", "GOPATH")
 			c.Dir = "/"
 			c.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
 			if out, err := c.Output(); err == nil {
 				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-				if len(lines) == 2 && filepath.IsAbs(lines[0]) && filepath.IsAbs(lines[1]) {
-					goCache, goModCache = lines[0], lines[1]
-					return
+				if len(lines) == 3 && filepath.IsAbs(lines[0]) && filepath.IsAbs(lines[1]) {
+					goCache, goModCache, gopath = lines[0], lines[1], lines[2]
 				}
 			}
 		}
-		goCache = os.Getenv("GOCACHE")
 		if goCache == "" {
-			if c, err := os.UserCacheDir(); err == nil {
+			goCache = os.Getenv("GOCACHE")
+			if c, err := os.UserCacheDir(); goCache == "" && err == nil {
 				goCache = filepath.Join(c, "go-build")
 			}
-		}
-		goModCache = os.Getenv("GOMODCACHE")
-		if goModCache == "" {
-			gopath := os.Getenv("GOPATH")
+			gopath = os.Getenv("GOPATH")
 			if home, err := os.UserHomeDir(); gopath == "" && err == nil {
 				gopath = filepath.Join(home, "go")
 			}
-			if gopath != "" {
+			goModCache = os.Getenv("GOMODCACHE")
+			if goModCache == "" && gopath != "" {
 				goModCache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
 			}
 		}
+		if first := strings.Split(gopath, string(os.PathListSeparator))[0]; filepath.IsAbs(first) {
+			goSum = filepath.Join(first, "pkg", "sumdb")
+		}
 	})
-	return goCache, goModCache
+	return goCache, goModCache, goSum
 }
 
 // toolCaches are the caches build tools write to.
@@ -139,9 +142,10 @@ func toolCaches() []string {
 		}
 		out = append(out, p)
 	}
-	gocache, modcache := goCacheDirs()
+	gocache, modcache, sumdb := goCacheDirs()
 	add(gocache, true)
 	add(modcache, true)
+	add(sumdb, true)
 	if home != "" {
 		add(filepath.Join(home, ".npm"), false)
 		add(filepath.Join(home, ".cache", "pip"), false)

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -227,7 +228,9 @@ func (e *engine) download(ctx context.Context, c detect.Check, args []string) st
 		e.downloads = map[string]string{}
 	}
 	stop := e.progress(e.shownDir(dir) + strings.Join(args, " ") + " (downloading dependencies)")
+	kept := keepManifests(dir)
 	res, err := e.r.Run(ctx, run.Spec{Args: args, Dir: dir, Timeout: e.opts.Timeout, Purpose: run.Download, Env: append(runner.For(c.Runner).Env(), downloadEnv...)})
+	kept.restore()
 	stop()
 	why := ""
 	switch {
@@ -240,6 +243,47 @@ func (e *engine) download(ctx context.Context, c detect.Check, args []string) st
 	}
 	e.downloads[dir] = why
 	return why
+}
+
+// downloadTouches are the files a dependency download may rewrite (go mod
+// download adds go.sum lines and, in a module that needs go mod tidy,
+// raises go.mod's requirements; cargo fetch may update Cargo.lock).
+var downloadTouches = []string{"go.mod", "go.sum", "Cargo.lock"}
+
+// manifests holds the bytes of downloadTouches before a download.
+type manifests map[string]manifest
+
+type manifest struct {
+	data []byte
+	mode os.FileMode
+}
+
+// keepManifests reads the files of downloadTouches in dir that exist.
+func keepManifests(dir string) manifests {
+	kept := manifests{}
+	for _, name := range downloadTouches {
+		p := filepath.Join(dir, name)
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			kept[p] = manifest{data: data, mode: fi.Mode().Perm()}
+		}
+	}
+	return kept
+}
+
+// restore puts back every kept file the download changed: a download is
+// there to fill the caches, never to edit the project. (A check that
+// then needs the edit fails as it would have in your own shell.)
+func (kept manifests) restore() {
+	for p, m := range kept {
+		if now, err := os.ReadFile(p); err == nil && bytes.Equal(now, m.data) {
+			continue
+		}
+		_ = os.WriteFile(p, m.data, m.mode)
+	}
 }
 
 // maxNetworkLine bounds the error quoted in the evidence line.

@@ -205,3 +205,27 @@ func TestCargoRunsPrograms(t *testing.T) {
 		}
 	}
 }
+
+// A download may rewrite go.mod, go.sum or Cargo.lock (go mod download in a
+// module that needs go mod tidy, on minify's bindings/js/go); the project's
+// bytes are put back, and what the download left new stays.
+func TestDownloadPutsManifestsBack(t *testing.T) {
+	dir := t.TempDir()
+	put(t, dir, "go.mod", "module example.com/app\n\nrequire example.com/dep v1.0.0\n")
+	put(t, dir, "go.sum", "example.com/dep v1.0.0/go.mod h1:abc=\n")
+	kept := keepManifests(dir)
+	put(t, dir, "go.mod", "module example.com/app\n\nrequire example.com/dep v1.2.0\n")
+	put(t, dir, "go.sum", "example.com/dep v1.2.0/go.mod h1:def=\n")
+	put(t, dir, "Cargo.lock", "# new\n")
+	kept.restore()
+	for name, want := range map[string]string{
+		"go.mod":     "module example.com/app\n\nrequire example.com/dep v1.0.0\n",
+		"go.sum":     "example.com/dep v1.0.0/go.mod h1:abc=\n",
+		"Cargo.lock": "# new\n",
+	} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || string(got) != want {
+			t.Errorf("%s after the download: %q, %v; want %q", name, got, err, want)
+		}
+	}
+}
