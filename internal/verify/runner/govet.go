@@ -39,8 +39,9 @@ func (goVet) NarrowTargets(_ string, args, targets []string) ([]string, bool) {
 func (goVet) Collector(string, string) Collector {
 	var ge goErrors
 	l := &lineParser{}
+	seen := map[string]bool{}
 	l.parse = func(line string, o *Outcome) {
-		parseVet(line, o)
+		parseVet(line, o, seen)
 		ge.line(line)
 	}
 	return &goVetCollector{lineParser: l, errs: &ge}
@@ -79,19 +80,21 @@ var vetFinding = regexp.MustCompile(`^(?:vet: )?(\S+\.go):(\d+)(?::\d+)?: (.+)$`
 // "file.go: unreachable code (2)", so a change that adds one more of a
 // finding the file already had is a new failure, not the old one again.
 // A diagnostic printed twice at the same place (a package and its test
-// variant) is one finding.
-func parseVet(line string, o *Outcome) {
+// variant) is one finding; seen holds the places, column included.
+func parseVet(line string, o *Outcome, seen map[string]bool) {
 	m := vetFinding.FindStringSubmatch(line)
 	if m == nil {
 		return
 	}
 	file := strings.TrimPrefix(m[1], "./")
+	place := strings.TrimPrefix(strings.TrimPrefix(m[0], "vet: "), "./")
+	if seen[place] {
+		return
+	}
+	seen[place] = true
 	id, name := file+": "+m[3], file+":"+m[2]+": "+m[3]
 	n := 0
 	for _, f := range o.Failures {
-		if f.Name == name {
-			return
-		}
 		if f.ID == id || isRepeat(f.ID, id) {
 			n++
 		}
