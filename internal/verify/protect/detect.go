@@ -125,7 +125,7 @@ func (d *Detector) ShouldSnapshot(p string) bool {
 	case "rust", "java":
 		return true
 	}
-	return d.IsTestFile(p) || looksLikeJSTest(cleanPath(p)) || harnessKind(p) != "" || isGoldenFile(p)
+	return d.IsTestFile(p) || looksLikeJSTest(cleanPath(p)) || harnessKind(p) != "" || isGoldenFile(p) || d.mayBeSupport(p)
 }
 
 func cleanPath(p string) string {
@@ -160,9 +160,23 @@ type DirLister interface {
 // has reports whether dir/name may exist: always true for a source that
 // does not list.
 func (d *Detector) has(dir, name string) bool {
+	if _, ok := d.src.(DirLister); !ok {
+		return true
+	}
+	names := d.listLocked(dir)
+	if names == nil {
+		return true
+	}
+	i := sort.SearchStrings(names, name)
+	return i < len(names) && names[i] == name
+}
+
+// listLocked returns dir's sorted names, nil when the source cannot list
+// them; d.mu is held.
+func (d *Detector) listLocked(dir string) []string {
 	l, ok := d.src.(DirLister)
 	if !ok {
-		return true
+		return nil
 	}
 	names, seen := d.dirs[dir]
 	if !seen {
@@ -175,11 +189,7 @@ func (d *Detector) has(dir, name string) bool {
 		sort.Strings(names)
 		d.dirs[dir] = names
 	}
-	if names == nil {
-		return true
-	}
-	i := sort.SearchStrings(names, name)
-	return i < len(names) && names[i] == name
+	return names
 }
 
 // readAt returns dir/name's bytes, nil when missing (or no source).

@@ -21,11 +21,15 @@ type goAnalyzer struct {
 	holes  [][2]int // byte ranges replaced by a placeholder when normalizing
 	sp     span     // only declarations touching it are analyzed
 	helper bool     // analyzing a non-test function
+	// support: a test support file (support.go); every function is a
+	// helper, and only calls on its testing.TB parameters fail a test.
+	support bool
+	tb      map[string]bool // the current function's *testing.T, B, F and TB parameters
 
 	comments []*ast.CommentGroup
 }
 
-func analyzeGo(p string, src []byte, sp span) *fileModel {
+func analyzeGo(p string, src []byte, sp span, support bool) *fileModel {
 	m := &fileModel{helpers: map[string]string{}}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, p, src, parser.ParseComments|parser.SkipObjectResolution)
@@ -40,7 +44,7 @@ func analyzeGo(p string, src []byte, sp span) *fileModel {
 			return m
 		}
 	}
-	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp, comments: f.Comments}
+	g := &goAnalyzer{fset: fset, file: fset.File(f.Pos()), src: src, m: m, sp: sp, comments: f.Comments, support: support}
 	for _, cg := range f.Comments {
 		txt := cg.Text()
 		m.comments = append(m.comments, txt)
@@ -109,7 +113,10 @@ func (g *goAnalyzer) funcDecl(d *ast.FuncDecl) {
 		// testify suite methods: (*Suite).TestX
 		name = g.exprText(d.Recv.List[0].Type) + "." + name
 	}
-	if !isGoTest(d.Name.Name) || (d.Recv != nil && !strings.HasPrefix(d.Name.Name, "Test")) {
+	if g.support {
+		g.tb = tbParams(d.Type)
+	}
+	if !isGoTest(d.Name.Name) || (d.Recv != nil && !strings.HasPrefix(d.Name.Name, "Test")) || g.support {
 		if d.Recv == nil {
 			g.holes = nil
 			g.m.helpers[name] = strings.Join(g.stmts(d.Body.List), "\n")
@@ -346,6 +353,9 @@ var goFailMethods = map[string]bool{"Error": true, "Errorf": true, "Fatal": true
 func (g *goAnalyzer) call(tc *testCase, c *ast.CallExpr, stack []ast.Node) {
 	recv, name := callName(c)
 	line := g.line(c.Pos())
+	if g.support && (strings.HasPrefix(name, "Skip") || goFailMethods[name]) && !g.tb[recv] {
+		return // err.Error(), a scanner's Skip: not a test's
+	}
 	switch {
 	case strings.HasPrefix(name, "Skip") && recv != "" && recv != "assert" && recv != "require":
 		tc.markers = append(tc.markers, marker{kind: SkipAdded, text: recv + "." + name, line: line})
@@ -528,4 +538,33 @@ func callsRun(body *ast.BlockStmt) bool {
 		return !found
 	})
 	return found
+}
+
+// tbParams names a function's parameters of type *testing.T, *testing.B,
+// *testing.F or testing.TB.
+func tbParams(ft *ast.FuncType) map[string]bool {
+	out := map[string]bool{}
+	if ft.Params == nil {
+		return out
+	}
+	for _, f := range ft.Params.List {
+		t := f.Type
+		if s, ok := t.(*ast.StarExpr); ok {
+			t = s.X
+		}
+		sel, ok := t.(*ast.SelectorExpr)
+		if !ok {
+			continue
+		}
+		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "testing" {
+			continue
+		}
+		switch sel.Sel.Name {
+		case "T", "B", "F", "TB":
+			for _, n := range f.Names {
+				out[n.Name] = true
+			}
+		}
+	}
+	return out
 }

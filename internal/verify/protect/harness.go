@@ -113,7 +113,8 @@ func checkConftest(p string, b, a []byte) []Violation {
 	}
 	if b != nil {
 		// Fixtures that assert or carry params are checked like helpers.
-		bm, am := analyze("python", p, b), analyze("python", p, a)
+		sup := &pyNaming{support: true} // every function, in any class
+		bm, am := analyzeNamed("python", p, b, sup), analyzeNamed("python", p, a, sup)
 		for _, v := range compareModels(p, bm, am, b, a) {
 			switch v.Kind {
 			case TableRowsChanged, AssertionRemoved, AssertionLoosened, ExpectedChanged, EarlyExit, SkipAdded, ExpectationInverted:

@@ -166,7 +166,7 @@ func analyzePair(lang, p string, b, a []byte, names *pyNaming) (*fileModel, *fil
 	b, a = normalizeNewlines(b), normalizeNewlines(a)
 	lo, bhi, ahi := changedSpan(b, a)
 	if lang == "go" {
-		return build(lang, p, b, parsed{}, span{lo, bhi}, nil), build(lang, p, a, parsed{}, span{lo, ahi}, nil)
+		return build(lang, p, b, parsed{}, span{lo, bhi}, names), build(lang, p, a, parsed{}, span{lo, ahi}, names)
 	}
 	pb, pa := parsePair(grammarOf(lang), b, a, false)
 	bm, am := build(lang, p, b, pb, span{lo, bhi}, names), build(lang, p, a, pa, span{lo, ahi}, names)
@@ -204,7 +204,7 @@ func build(lang, p string, src []byte, pt parsed, sp span, names *pyNaming) *fil
 	var m *fileModel
 	switch lang {
 	case "go":
-		m = analyzeGo(p, src, sp)
+		m = analyzeGo(p, src, sp, names != nil && names.support)
 	case "python":
 		m = analyzePython(src, pt, names)
 	case "javascript", "typescript", "tsx":

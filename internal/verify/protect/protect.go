@@ -235,13 +235,33 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 		out = append(out, checkLoadTests(p, b, a)...)
 	}
 	candidate := c.det.candidate(p)
-	if !candidate {
+	support := !candidate && c.det.support(p, b, a)
+	if !candidate && !support {
 		return append(out, envChecks(p, lang, b, a)...), nil
 	}
 	if isBinary(b) || isBinary(a) {
 		return out, nil
 	}
 	names := c.pyNames(p)
+	if support {
+		// Test support: every function is a helper the tests call.
+		n := pyNaming{}
+		if names != nil {
+			n = *names
+		}
+		n.support = true
+		names = &n
+		out = append(out, envChecks(p, lang, b, a)...)
+		if !inBase || !inCur {
+			return out, nil // a new helper, or one the tests no longer import
+		}
+		bm, am := analyzePair(lang, p, b, a, names)
+		for _, v := range compareModels(p, bm, am, b, a) {
+			v.Message = strings.Replace(v.Message, "(applies to every test in the file)", "(applies to every test that imports the module)", 1)
+			out = append(out, v)
+		}
+		return out, nil
+	}
 	var bm, am *fileModel
 	switch {
 	case inBase && inCur:

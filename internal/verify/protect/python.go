@@ -109,7 +109,7 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 		}
 		switch def.kind {
 		case "class_definition":
-			if !a.names.class(name) && !a.isTestCase(def) {
+			if !a.names.class(name) && !a.isTestCase(def) && !a.names.support {
 				continue
 			}
 			own := a.decoMarkers(decos)
@@ -127,7 +127,7 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 			}
 			a.block(body, prefix+name+"::", append(append([]marker{}, inherited...), own...), true)
 		case "function_definition":
-			if !a.names.function(name) || (prefix != "" && !inTestClass) {
+			if !a.names.function(name) || (prefix != "" && !inTestClass) || a.names.support {
 				if prefix == "" {
 					if body := def.child("body"); body != nil {
 						a.m.helpers[name] = strings.Join(a.stmts(body), "\n")
@@ -152,7 +152,12 @@ func hasPrefix(s, p string) bool { return strings.HasPrefix(s, p) }
 // and so do unittest's TestCase classes, so a setting protection misreads
 // can only make it guard more (mako's python_classes = ["*Test", "Test*"]
 // named every one of its test classes, and none of them was guarded).
-type pyNaming struct{ classes, functions []string }
+type pyNaming struct {
+	classes, functions []string
+	// support marks a test support file (support.go), in any language:
+	// every function and method in it is a helper the tests call.
+	support bool
+}
 
 func (n *pyNaming) class(name string) bool {
 	return hasPrefix(name, "Test") || pyNameMatches(n.classes, name)
@@ -360,6 +365,7 @@ func (a *pyAnalyzer) scan(tc *testCase, body *node) {
 	if st := a.bodyStmts(body); len(st) > 0 && st[0].kind == "return_statement" && !(a.helper && len(st[0].namedChildren()) > 0) {
 		tc.markers = append(tc.markers, marker{kind: EarlyExit, text: "return", line: st[0].line})
 	}
+	var returns []int // lines of return statements, for helpers
 	var visit func(n *node, g int)
 	visit = func(n *node, g int) {
 		switch n.kind {
@@ -367,6 +373,8 @@ func (a *pyAnalyzer) scan(tc *testCase, body *node) {
 			return
 		case "if_statement", "try_statement", "conditional_expression":
 			g++
+		case "return_statement":
+			returns = append(returns, n.line)
 		case "assert_statement":
 			tc.asserts = append(tc.asserts, a.assertStmt(n, g))
 		case "raise_statement":
@@ -401,6 +409,24 @@ func (a *pyAnalyzer) scan(tc *testCase, body *node) {
 	}
 	for _, s := range a.bodyStmts(body) {
 		visit(s, 0)
+	}
+	if a.helper {
+		a.returnsBeforeAsserts(tc, returns)
+	}
+}
+
+// returnsBeforeAsserts marks each return of a helper that some assertion
+// follows: a new one (if type(self).__name__ == "X": return) skips the
+// checks for some callers. A function's tests edit too freely to tell,
+// and report a changed body anyway.
+func (a *pyAnalyzer) returnsBeforeAsserts(tc *testCase, returns []int) {
+	for _, r := range returns {
+		for _, as := range tc.asserts {
+			if as.line > r {
+				tc.markers = append(tc.markers, marker{kind: EarlyExit, text: "return before an assertion", line: r})
+				break
+			}
+		}
 	}
 }
 
