@@ -91,7 +91,11 @@ func (d *detectorPair) support(p string, b, a []byte) bool {
 		dir := path.Dir(p)
 		return (pyTestImport.Match(b) || pyTestImport.Match(a)) && (d.cur.holdsTests(dir) || d.base.holdsTests(dir))
 	case "go":
-		return goSupportPath(p) && (goImportsTesting(p, b) || goImportsTesting(p, a))
+		// Only where the path says test (testutil, zaptest, fstest,
+		// testhelpers.go): a library whose product is test helpers
+		// (testify's assert, go-testdeep's td) imports testing in its
+		// own code, and editing that code is its work, not tampering.
+		return goSupportPath(p) && strings.Contains(strings.ToLower(p), "test") && (goImportsTesting(p, b) || goImportsTesting(p, a))
 	}
 	return false
 }

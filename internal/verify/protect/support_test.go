@@ -169,6 +169,7 @@ func TestGoSupportFile(t *testing.T) {
 			"\t\tif len(want) > 1 {\n\t\t\tif got[i] != want[i] {\n\t\t\t\tt.Errorf(\"line %d: got %q, want %q\", i, got[i], want[i])\n\t\t\t}\n\t\t}\n"), ExpectationInverted},
 		{"skip added", f, goSupport, sub(goSupport, "\tt.Helper()\n", "\tt.Helper()\n\tt.Skip(\"later\")\n"), SkipAdded},
 		{"early return", f, goSupport, sub(goSupport, "\tt.Helper()\n", "\treturn\n\tt.Helper()\n"), EarlyExit},
+		{"a library of test helpers (go-testdeep's td)", "td/t_anchor.go", "package td\n\nimport \"testing\"\n\nfunc check(t *testing.T, ok bool) {\n\tif !ok {\n\t\tt.Fatal(\"x\")\n\t}\n}\n", "package td\n\nimport \"testing\"\n\nfunc check(t *testing.T, ok bool) {\n}\n", ""},
 		{"no testing import", "internal/calc/calc.go", "package calc\n\nfunc check(r interface{ Error(string) }) {\n\tr.Error(\"x\")\n}\n", "package calc\n\nfunc check(r interface{ Error(string) }) {\n}\n", ""},
 	})
 }
