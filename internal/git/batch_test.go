@@ -17,9 +17,11 @@ type sandboxLike struct{ starts *int }
 
 func (s sandboxLike) Wrap(*exec.Cmd, run.Spec) error { *s.starts++; return nil }
 
-// Outputs gives each command the output Output gives it, in one start,
-// with names that look like its markers, and reports the first failure.
-func TestOutputsMatchesOutput(t *testing.T) {
+// markedRepo is a repository with a change and untracked files whose
+// names look like markers or shell, and the change-set commands to run
+// in it.
+func markedRepo(t *testing.T) (string, [][]string) {
+	t.Helper()
 	dir := t.TempDir()
 	sh(t, dir, "init", "-q")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
@@ -29,12 +31,18 @@ func TestOutputsMatchesOutput(t *testing.T) {
 	for _, n := range []string{"new file.txt", "it's", "chanto-0123 0", "$(touch pwned)"} {
 		os.WriteFile(filepath.Join(dir, n), []byte("n\n"), 0o644)
 	}
-	ctx := context.Background()
-	cmds := [][]string{
+	return dir, [][]string{
 		{"diff", "--name-status", "-z", "-M", "HEAD", "--"},
 		{"ls-files", "-z", "--others", "--exclude-standard"},
 		{"rev-parse", "HEAD"},
 	}
+}
+
+// Outputs gives each command the output Output gives it, in one start,
+// with names that look like its markers, and reports the first failure.
+func TestOutputsMatchesOutput(t *testing.T) {
+	dir, cmds := markedRepo(t)
+	ctx := context.Background()
 	starts := 0
 	batched := &run.Runner{GitSandbox: sandboxLike{&starts}}
 	outs, err := Outputs(ctx, batched, dir, cmds...)

@@ -102,21 +102,8 @@ func TestParseTreeRefusesTruncatedEntries(t *testing.T) {
 // The commands' outputs are Output's, and the same start then answers
 // object reads; a failing command is reported as Output reports it.
 func TestOutputsThenObjectsSharesOneStart(t *testing.T) {
-	dir := t.TempDir()
-	sh(t, dir, "init", "-q")
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-	sh(t, dir, "add", "-A")
-	sh(t, dir, "commit", "-qm", "init")
-	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("b\n"), 0o644)
-	for _, n := range []string{"new file.txt", "chanto-0123 0", "$(touch pwned)"} {
-		os.WriteFile(filepath.Join(dir, n), []byte("n\n"), 0o644)
-	}
+	dir, cmds := markedRepo(t)
 	ctx := context.Background()
-	cmds := [][]string{
-		{"diff", "--name-status", "-z", "-M", "HEAD", "--"},
-		{"ls-files", "-z", "--others", "--exclude-standard"},
-		{"rev-parse", "HEAD"},
-	}
 	starts := 0
 	r := &run.Runner{GitSandbox: sandboxLike{&starts}}
 	outs, objs, err := OutputsThenObjects(ctx, r, dir, cmds...)
