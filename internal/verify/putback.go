@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,21 +180,23 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 		// others: smithy-go's TestEncoder_Encode reads cases another
 		// test fills in, so run by itself it panics at HEAD too, and a
 		// real new failure read as old. "Failing before" must come from
-		// a run that keeps the tests' company: for go test the whole
-		// packages of those tests (each package is one test binary,
-		// its tests in their order); for the others the check's own
-		// selection.
+		// a run that keeps the tests' company: the narrowed run without
+		// its name filter (go test's packages without -run, each one
+		// test binary with its tests in their order; pytest's files
+		// without -k; jest's and vitest's files without -t), else the
+		// check's own selection.
 		narrowed = false
 		br, note, err = runAt(func(dir string) selecttest.Selection {
-			if last.check.Runner == detect.Go {
-				bs := baselineSelection(e.baseTree(dir, last.check.Dir), last, seemOld, sel)
-				if bs.Reason.Code == scope.FailingOnly {
-					args := withoutRunPattern(bs.Args)
-					narrowed = true
-					return selecttest.Selection{Scope: bs.Scope, Args: args, Command: shell.Join(args)}
-				}
+			bs := baselineSelection(e.baseTree(dir, last.check.Dir), last, seemOld, sel)
+			if bs.Reason.Code != scope.FailingOnly {
+				return sel
 			}
-			return sel
+			args, ok := withoutNameFilter(last.check.Runner, bs.Args)
+			if !ok {
+				return sel
+			}
+			narrowed = true
+			return selecttest.Selection{Scope: bs.Scope, Args: args, Command: shell.Join(args)}
 		})
 		if err != nil {
 			return nil, br, err
@@ -216,6 +219,35 @@ func (e *engine) runBaseline(ctx context.Context, last *CheckRun, kind string, f
 		b.Failures = []Failure{}
 	}
 	return b, br, nil
+}
+
+// withoutNameFilter drops the test-name filter from a narrowed baseline
+// command, keeping its packages or files: -run for go test, -k for
+// pytest, -t (--testNamePattern) for jest and vitest. ok is false for the
+// other runners and for a command without such a filter.
+func withoutNameFilter(r detect.Runner, args []string) ([]string, bool) {
+	var flags []string
+	switch r {
+	case detect.Go:
+		flags = []string{"-run"}
+	case detect.Pytest:
+		flags = []string{"-k"}
+	case detect.Jest, detect.Vitest:
+		flags = []string{"-t", "--testNamePattern"}
+	default:
+		return nil, false
+	}
+	out := make([]string, 0, len(args))
+	dropped := false
+	for i := 0; i < len(args); i++ {
+		if slices.Contains(flags, args[i]) && i+1 < len(args) {
+			i++
+			dropped = true
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out, dropped
 }
 
 // failedOf returns the failures of want that are among failed.
