@@ -50,8 +50,8 @@ func (e *engine) baselineKey(ctx context.Context, last *CheckRun) (key string, o
 		if src.Rev == "" {
 			return "", false
 		}
-		if obj, err, ok := src.object(src.Rev + "^{tree}"); ok {
-			if err != nil {
+		if obj, found, ok := src.object(src.Rev + "^{tree}"); ok {
+			if !found {
 				return "", false
 			}
 			base, onDisk = "tree "+obj.ID, true

@@ -45,17 +45,21 @@ func (s GitSource) ctx() context.Context {
 	return s.Ctx
 }
 
-// object reads name through the shared process; ok is false when there
-// is none or it failed, and the caller asks git on its own.
-func (s GitSource) object(name string) (git.Object, error, bool) {
+// object reads name through the shared process: found is false when Rev
+// has no such object; ok is false when there is no process or it failed,
+// and the caller asks git on its own.
+func (s GitSource) object(name string) (obj git.Object, found, ok bool) {
 	if s.objs == nil || strings.ContainsAny(name, "\n\r") {
-		return git.Object{}, nil, false
+		return git.Object{}, false, false
 	}
 	obj, err := s.objs.Read(name)
-	if err != nil && !errors.Is(err, git.ErrMissing) {
-		return git.Object{}, nil, false
+	switch {
+	case errors.Is(err, git.ErrMissing):
+		return git.Object{}, false, true
+	case err != nil:
+		return git.Object{}, false, false
 	}
-	return obj, err, true
+	return obj, true, true
 }
 
 // ReadFile returns the bytes of p (slash-separated, relative to Root) at
@@ -64,9 +68,9 @@ func (s GitSource) ReadFile(p string) ([]byte, error) {
 	if s.Rev == "" || !fs.ValidPath(p) {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
 	}
-	if obj, err, ok := s.object(s.Rev + ":" + p); ok {
+	if obj, found, ok := s.object(s.Rev + ":" + p); ok {
 		switch {
-		case err != nil:
+		case !found:
 			return nil, &fs.PathError{Op: "read", Path: p, Err: fs.ErrNotExist}
 		case obj.Type == "blob":
 			return obj.Data, nil
@@ -95,8 +99,8 @@ func (s GitSource) ListDir(dir string) ([]string, error) {
 	if dir != "." && dir != "" {
 		tree += dir
 	}
-	if obj, err, ok := s.object(tree); ok {
-		if err != nil || obj.Type != "tree" {
+	if obj, found, ok := s.object(tree); ok {
+		if !found || obj.Type != "tree" {
 			return nil, nil // no such folder at Rev
 		}
 		entries, err := git.ParseTree(obj.ID, obj.Data)
@@ -133,8 +137,8 @@ func (s GitSource) Modes(paths []string) map[string]uint32 {
 		dir = strings.TrimSuffix(dir, "/")
 		entries, seen := dirs[dir]
 		if !seen {
-			obj, err, ok := s.object(s.Rev + ":" + dir)
-			if ok && err == nil && obj.Type == "tree" {
+			obj, found, ok := s.object(s.Rev + ":" + dir)
+			if ok && found && obj.Type == "tree" {
 				entries, _ = git.ParseTree(obj.ID, obj.Data)
 			}
 			dirs[dir] = entries
