@@ -221,6 +221,9 @@ func (c *comparer) file(p string) (vs []Violation, err error) {
 	if isGoldenFile(p) {
 		return checkGolden(p, b, a), nil
 	}
+	if isScriptTest(p, b, a) {
+		return checkScript(p, b, a, inBase, inCur), nil
+	}
 	if h := harnessKind(p); h != "" {
 		out = append(out, checkHarness(h, p, b, a)...)
 		if langOf(p) != "" {
@@ -310,6 +313,9 @@ func (c *comparer) dropMoves(vs []Violation, files []string) []Violation {
 	var moved []Violation
 	for _, v := range vs {
 		if v.Kind == TestFileDeleted && c.movedIntact(v.File) {
+			continue
+		}
+		if v.Kind == TestFileDeleted && isScriptPath(v.File) && c.scriptMoved(v.File, files) {
 			continue
 		}
 		if v.Kind == TestFileDeleted {
