@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,6 +227,9 @@ func OutputsThenObjects(ctx context.Context, r *run.Runner, dir string, cmds ...
 	args, err := argv(ctx, r, Cmd{Dir: dir, Args: []string{"cat-file", "--batch"}})
 	if err != nil {
 		return nil, nil, err
+	}
+	if gitPath, err := exec.LookPath("git"); err == nil {
+		args[0] = gitPath // as markedScript does: no search of PATH by the shell
 	}
 	var b strings.Builder
 	b.WriteString(script)

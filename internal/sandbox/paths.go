@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,24 +90,22 @@ var (
 	goCache, goModCache, goSum string
 )
 
-// goCacheDirs asks the go command where its caches are (go env -w may have
-// moved them), once, outside any project and with GOTOOLCHAIN=local so no
-// toolchain a project asks for is fetched or run; without go it falls back
-// to the documented defaults. The third is the checksum database's cache,
-// $GOPATH/pkg/sumdb: without it writable a download that must check a new
-// module's sum fails to save sum.golang.org's latest signed tree.
+// goCacheDirs finds where the go command keeps its caches (go env -w may
+// have moved them), once: read in-process by the go command's own rules
+// when its installation is the usual one (goEnvFiles), else by asking it
+// outside any project with GOTOOLCHAIN=local, so no toolchain a project
+// asks for is fetched or run; without go it falls back to the documented
+// defaults. The third is the checksum database's cache, $GOPATH/pkg/sumdb:
+// without it writable a download that must check a new module's sum fails
+// to save sum.golang.org's latest signed tree.
 func goCacheDirs() (cache, modCache, sumdb string) {
 	goDirsOnce.Do(func() {
 		var gopath string
 		if gobin, err := exec.LookPath("go"); err == nil {
-			c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE", "GOPATH")
-			c.Dir = "/"
-			c.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
-			if out, err := c.Output(); err == nil {
-				lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-				if len(lines) == 3 && filepath.IsAbs(lines[0]) && filepath.IsAbs(lines[1]) {
-					goCache, goModCache, gopath = lines[0], lines[1], lines[2]
-				}
+			if c, m, p, ok := goEnvFiles(gobin, os.Getenv); ok {
+				goCache, goModCache, gopath = c, m, p
+			} else if c, m, p, ok := askGoEnv(gobin); ok {
+				goCache, goModCache, gopath = c, m, p
 			}
 		}
 		if goCache == "" {
@@ -127,6 +127,124 @@ func goCacheDirs() (cache, modCache, sumdb string) {
 		}
 	})
 	return goCache, goModCache, goSum
+}
+
+// askGoEnv runs go env for the three settings.
+func askGoEnv(gobin string) (cache, modCache, gopath string, ok bool) {
+	c := exec.Command(gobin, "env", "GOCACHE", "GOMODCACHE", "GOPATH")
+	c.Dir = "/"
+	c.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+	out, err := c.Output()
+	if err != nil {
+		return "", "", "", false
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 || !filepath.IsAbs(lines[0]) || !filepath.IsAbs(lines[1]) {
+		return "", "", "", false
+	}
+	return lines[0], lines[1], lines[2], true
+}
+
+// goEnvFiles resolves GOCACHE, GOMODCACHE and GOPATH as the go command at
+// gobin would, without starting it: the environment, then the user's
+// go env file ($GOENV, default os.UserConfigDir()/go/env), then
+// $GOROOT/go.env, then the defaults. It declines (ok false) whenever its
+// answer could differ from go env's: GOROOT not the installation gobin
+// lies in, a file it cannot read, a value that is not an absolute path.
+// A process start saved per chanto process, on every sandboxed command.
+func goEnvFiles(gobin string, getenv func(string) string) (cache, modCache, gopath string, ok bool) {
+	real, err := filepath.EvalSymlinks(gobin)
+	if err != nil {
+		return "", "", "", false
+	}
+	goroot := filepath.Dir(filepath.Dir(real))
+	if filepath.Base(filepath.Dir(real)) != "bin" || getenv("GOROOT") != "" && filepath.Clean(getenv("GOROOT")) != goroot {
+		return "", "", "", false
+	}
+	if _, err := os.Stat(filepath.Join(goroot, "src", "runtime")); err != nil {
+		return "", "", "", false
+	}
+	var files []map[string]string
+	userFile := getenv("GOENV")
+	if userFile == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return "", "", "", false
+		}
+		userFile = filepath.Join(dir, "go", "env")
+	}
+	for _, f := range []string{userFile, filepath.Join(goroot, "go.env")} {
+		if f == "off" {
+			continue
+		}
+		vals, err := readGoEnvFile(f)
+		if err != nil {
+			return "", "", "", false
+		}
+		if v := vals["GOROOT"]; v != "" && filepath.Clean(v) != goroot {
+			return "", "", "", false // the user's file moves GOROOT
+		}
+		files = append(files, vals)
+	}
+	lookup := func(key string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		for _, vals := range files {
+			if v := vals[key]; v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	gopath = lookup("GOPATH")
+	if gopath == "" {
+		home, err := os.UserHomeDir()
+		if err != nil || filepath.Join(home, "go") == goroot {
+			return "", "", "", false
+		}
+		gopath = filepath.Join(home, "go")
+	}
+	cache = lookup("GOCACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return "", "", "", false
+		}
+		cache = filepath.Join(dir, "go-build")
+	}
+	modCache = lookup("GOMODCACHE")
+	if modCache == "" {
+		modCache = filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "pkg", "mod")
+	}
+	if !filepath.IsAbs(cache) || !filepath.IsAbs(modCache) || !filepath.IsAbs(strings.Split(gopath, string(os.PathListSeparator))[0]) {
+		return "", "", "", false
+	}
+	return cache, modCache, gopath, true
+}
+
+// readGoEnvFile reads a go env file as the go command does: NAME=VALUE
+// lines, the name starting with a capital letter, nothing trimmed; other
+// lines (comments) are skipped. A missing file is an empty one.
+func readGoEnvFile(name string) (map[string]string, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	vals := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(l, "=")
+		if !ok || k == "" || k[0] < 'A' || k[0] > 'Z' {
+			continue
+		}
+		if _, seen := vals[k]; !seen {
+			vals[k] = v
+		}
+	}
+	return vals, nil
 }
 
 // toolCaches are the caches build tools write to.
