@@ -358,7 +358,7 @@ func (b *bench) project(ctx context.Context, name string) (row, error) {
 			if !strings.HasPrefix(name, "go:") || !ok {
 				return row{}, fmt.Errorf("unknown project (want %s or go:MODULE@VERSION)", strings.Join(knownProjects, ", "))
 			}
-			p, err = b.goModule(ctx, mod, version, path.Base(mod))
+			p, err = b.goModule(ctx, mod, version, moduleName(mod))
 		}
 	}
 	if err != nil {
@@ -588,4 +588,14 @@ func (r *row) record(m mutation, sel selecttest.Selection, t trial, sample bool)
 			r.misses = append(r.misses, m.String()+" (selected: "+sel.Command+")")
 		}
 	}
+}
+
+// moduleName names a module by its last path element that is not a major
+// version suffix: hcl for github.com/hashicorp/hcl/v2.
+func moduleName(mod string) string {
+	base := path.Base(mod)
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" && path.Dir(mod) != "." {
+		return path.Base(path.Dir(mod))
+	}
+	return base
 }

@@ -125,3 +125,14 @@ func TestChantoOutlivesItsCheckAndBaseline(t *testing.T) {
 		}
 	}
 }
+
+func TestModuleName(t *testing.T) {
+	for mod, want := range map[string]string{
+		"github.com/hashicorp/hcl/v2": "hcl", "gotest.tools/v3": "gotest.tools", "go.uber.org/zap": "zap",
+		"github.com/pelletier/go-toml/v2": "go-toml", "github.com/x/vendor": "vendor", "v2": "v2",
+	} {
+		if got := moduleName(mod); got != want {
+			t.Errorf("moduleName(%q) = %q, want %q", mod, got, want)
+		}
+	}
+}
