@@ -256,18 +256,27 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 			return nil, err
 		}
 	}
-	if dependents {
-		// Projects that build against a changed one from source.
+	// Projects that build against a changed one from source; a project
+	// whose only changes are its own tests changed nothing they build
+	// against.
+	var libChanged []string
+	for _, rel := range changed {
+		if !testOnly(rel) {
+			libChanged = append(libChanged, rel)
+		}
+	}
+	if dependents && len(libChanged) > 0 {
+		libRoots := Roots(repoRoot, libChanged)
 		why := map[string]string{}
 		files := &manifests{root: repoRoot}
-		maps.Copy(why, goDependents(repoRoot, roots, files))
-		node, err := nodeDependents(repoRoot, roots)
+		maps.Copy(why, goDependents(repoRoot, libRoots, files))
+		node, err := nodeDependents(repoRoot, libRoots)
 		if err != nil {
 			return nil, err
 		}
 		maps.Copy(why, node)
-		maps.Copy(why, cargoDependents(repoRoot, roots, changed, files))
-		maps.Copy(why, pyDependents(repoRoot, roots, files))
+		maps.Copy(why, cargoDependents(repoRoot, libRoots, libChanged, files))
+		maps.Copy(why, pyDependents(repoRoot, libRoots, files))
 		for _, dir := range slices.Sorted(maps.Keys(why)) {
 			if err := add(dir, why[dir]); err != nil {
 				return nil, err
@@ -276,6 +285,41 @@ func projects(ctx context.Context, repoRoot string, changed []string, runner *ru
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
 	return out, nil
+}
+
+// testOnly reports a path that only its own project's tests read, by the
+// runners' naming: Go _test.go files, Python test_*.py,
+// *_test.py and conftest.py, JS and TS *.test.* and *.spec.* and
+// __tests__/, Rust files under a tests/ folder outside src/. A project
+// that builds against the one holding it never compiles or imports it.
+// (testdata/ is not among them: non-test Go code may embed it.)
+func testOnly(rel string) bool {
+	base := path.Base(rel)
+	parts := strings.Split(rel, "/")
+	dirs := parts[:len(parts)-1]
+	for _, d := range dirs {
+		if d == "__tests__" {
+			return true
+		}
+	}
+	switch ext := path.Ext(base); ext {
+	case ".go":
+		return strings.HasSuffix(base, "_test.go")
+	case ".py":
+		return base == "conftest.py" || strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")
+	case ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".mts", ".cts":
+		return strings.Contains(base, ".test.") || strings.Contains(base, ".spec.")
+	case ".rs":
+		for _, d := range dirs {
+			if d == "src" {
+				return false
+			}
+			if d == "tests" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // subProjectDepth bounds how deep SubProjects looks below its folder.

@@ -26,7 +26,8 @@ func checkReasons(root string, ps []Project) string {
 	var out []string
 	for _, p := range ps {
 		for _, c := range p.Checks {
-			out = append(out, c.Dir[len(root)+1:]+": "+c.FullReason.String())
+			rel, _ := filepath.Rel(root, c.Dir)
+			out = append(out, filepath.ToSlash(rel)+": "+c.FullReason.String())
 		}
 	}
 	return strings.Join(out, "|")
@@ -62,6 +63,9 @@ func TestGoWorkspaceModules(t *testing.T) {
 			"g: it builds against example.com/a from a/ (go.work), which changed|" +
 			"e: it builds against example.com/a from a/ (a replace in its go.mod), which changed"},
 		{[]string{"d/d.go"}, "d: "},
+		// Only a's tests changed: no module builds against them.
+		{[]string{"a/a_test.go"}, "a: "},
+		{[]string{"a/a_test.go", "b/b.go"}, "a: |b: |c: it builds against example.com/b from b/ (go.work), which changed"},
 		// Nothing changed: the workspace's modules are the project.
 		{nil, "a: |b: |c: |d: |g: "},
 		{[]string{"go.work"}, "a: |b: |c: |d: |g: "},

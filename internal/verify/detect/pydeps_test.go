@@ -26,4 +26,50 @@ func TestPythonProjectDependents(t *testing.T) {
 	if g := checkReasons(root, ps); g != want {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
+	// Only core's tests changed: its dependents import none of them.
+	ps, err = Projects(root, []string{"libs/core/tests/test_core.py"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, want := checkReasons(root, ps), "libs/core: "; g != want {
+		t.Errorf("a test-only change: got  %s\nwant %s", g, want)
+	}
+}
+
+// A library at the repository root with example projects that depend on
+// it (pallets/click's examples/): a change to its tests runs its tests
+// only; a change to its code runs the examples too.
+func TestPythonRootLibraryTestOnlyChange(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "pyproject.toml", "[project]\nname = \"click\"\nversion = \"1\"\n")
+	write(t, root, "src/click/__init__.py", "")
+	write(t, root, "tests/test_basic.py", "def test_b():\n    pass\n")
+	write(t, root, "examples/colors/pyproject.toml", "[project]\nname = \"colors\"\ndependencies = [\"click>=8\"]\n")
+	write(t, root, "examples/colors/colors.py", "import click\n")
+	for changed, want := range map[string]string{
+		"tests/test_basic.py":   ".: ",
+		"src/click/__init__.py": ".: |examples/colors: it depends on click from ./ (pyproject.toml), which changed",
+	} {
+		ps, err := Projects(root, []string{changed}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := checkReasons(root, ps); g != want {
+			t.Errorf("%s: got  %s\nwant %s", changed, g, want)
+		}
+	}
+}
+
+func TestTestOnly(t *testing.T) {
+	for rel, want := range map[string]bool{
+		"a/a_test.go": true, "a/a.go": false, "a/testdata/x.txt": false,
+		"tests/test_core.py": true, "pkg/core_test.py": true, "tests/conftest.py": true, "tests/helpers.py": false, "pkg/testing.py": false,
+		"src/a.test.ts": true, "src/__tests__/a.ts": true, "src/a.spec.mjs": true, "src/a.ts": false, "src/test-utils.ts": false,
+		"tests/it.rs": true, "crates/x/tests/common/mod.rs": true, "src/tests/mod.rs": false, "src/lib.rs": false,
+		"README.md": false,
+	} {
+		if got := testOnly(rel); got != want {
+			t.Errorf("testOnly(%q) = %v, want %v", rel, got, want)
+		}
+	}
 }
