@@ -13,6 +13,10 @@ type jsAnalyzer struct {
 	tk     *tokenizer
 	m      *fileModel
 	seen   map[string]int
+	// loopRows are the rows of the table a loop around the tests walks
+	// (for (const t of cases), cases.forEach(t => …)): each test inside
+	// runs once per row, so the rows are its table, as .each rows are.
+	loopRows []*node
 }
 
 var jsTestFns = map[string]bool{"it": true, "test": true, "specify": true, "fit": true, "xit": true, "xtest": true, "xspecify": true}
@@ -74,7 +78,16 @@ func (a *jsAnalyzer) container(n *node, prefix string, inherited []marker) {
 			return true
 		}
 		switch c.kind {
+		case "for_in_statement":
+			if rows, body := a.loopTable(c); rows != nil && body != nil {
+				a.withRows(rows, func() { a.container(body, prefix, inherited) })
+				return false
+			}
 		case "call_expression":
+			if rows, fn := a.forEachTable(c); rows != nil && fn != nil {
+				a.withRows(rows, func() { a.container(fn, prefix, inherited) })
+				return false
+			}
 			jc := a.parseCall(c)
 			if jc == nil {
 				return true
@@ -131,10 +144,9 @@ func (a *jsAnalyzer) parseCall(c *node) *jsCall {
 		return nil
 	}
 	pos := args.namedChildren()
-	if len(pos) == 0 || (pos[0].kind != "string" && pos[0].kind != "template_string" && pos[0].kind != "identifier" && pos[0].kind != "member_expression") {
+	if len(pos) == 0 {
 		return nil
 	}
-	jc.title = stringValue(pos[0], a.src)
 	for _, p := range pos[1:] {
 		switch p.kind {
 		case "object":
@@ -143,6 +155,16 @@ func (a *jsAnalyzer) parseCall(c *node) *jsCall {
 			jc.fn = p
 		}
 	}
+	switch pos[0].kind {
+	case "string", "template_string", "identifier", "member_expression":
+	default:
+		// A computed title (t.input.toString(), "x " + t.name) names a
+		// test when a callback follows.
+		if jc.fn == nil {
+			return nil
+		}
+	}
+	jc.title = stringValue(pos[0], a.src)
 	return jc
 }
 
@@ -255,7 +277,11 @@ func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) 
 	}
 	tc := &testCase{name: name, simple: jc.title, line: c.line, end: lastLine(c, a.src), markers: markers, from: c.start, to: c.end}
 	a.tk.holes = map[*node]string{}
-	for _, r := range jc.rows {
+	rows := jc.rows
+	if len(rows) == 0 {
+		rows = a.loopRows
+	}
+	for _, r := range rows {
 		if r.kind == "template_string" {
 			for i, l := range strings.Split(r.text(a.src), "\n") {
 				if l = strings.Join(strings.Fields(strings.Trim(l, "`")), " "); l != "" {
@@ -461,4 +487,116 @@ func (a *jsAnalyzer) checker(fn *node, name string, body *node) {
 	tc.stmts = a.stmts(body)
 	a.scan(tc, body)
 	a.m.add(tc, true)
+}
+
+// withRows runs f with rows as the loop table of the tests it finds.
+func (a *jsAnalyzer) withRows(rows []*node, f func()) {
+	old := a.loopRows
+	a.loopRows = rows
+	defer func() { a.loopRows = old }()
+	f()
+}
+
+// loopTable is the table a for…of or for…in loop walks, when it names a
+// constant array literal in an enclosing scope, and the loop's body.
+func (a *jsAnalyzer) loopTable(loop *node) (rows []*node, body *node) {
+	right, body := loop.child("right"), loop.child("body")
+	if right == nil || body == nil {
+		return nil, nil
+	}
+	return a.arrayRows(right, loop), body
+}
+
+// forEachTable is the table of cases.forEach(fn) (or .map) and fn, when
+// cases names a constant array literal in an enclosing scope.
+func (a *jsAnalyzer) forEachTable(call *node) (rows []*node, fn *node) {
+	callee, args := call.child("function"), call.child("arguments")
+	if callee == nil || args == nil || callee.kind != "member_expression" {
+		return nil, nil
+	}
+	prop := callee.child("property")
+	if prop == nil || (prop.text(a.src) != "forEach" && prop.text(a.src) != "map") {
+		return nil, nil
+	}
+	pos := args.namedChildren()
+	if len(pos) == 0 || (pos[0].kind != "arrow_function" && pos[0].kind != "function_expression" && pos[0].kind != "function") {
+		return nil, nil
+	}
+	obj := callee.child("object")
+	if obj == nil {
+		return nil, nil
+	}
+	return a.arrayRows(obj, call), pos[0]
+}
+
+// arrayRows are the elements of the array literal expr is, or that the
+// identifier expr names in the nearest enclosing block or the program
+// (const cases = [...], also with as const or satisfies); nil otherwise.
+func (a *jsAnalyzer) arrayRows(expr, at *node) []*node {
+	expr = unwrapTS(expr)
+	if expr.kind == "array" {
+		return nonEmpty(expr.namedChildren())
+	}
+	if expr.kind != "identifier" {
+		return nil
+	}
+	name := expr.text(a.src)
+	for anc := at.parent; anc != nil; anc = anc.parent {
+		if anc.kind != "statement_block" && anc.kind != "program" {
+			continue
+		}
+		for _, st := range anc.namedChildren() {
+			if st.kind == "export_statement" {
+				if d := st.child("declaration"); d != nil {
+					st = d
+				}
+			}
+			if st.kind != "lexical_declaration" && st.kind != "variable_declaration" {
+				continue
+			}
+			for _, d := range st.namedChildren() {
+				if d.kind != "variable_declarator" {
+					continue
+				}
+				if n := d.child("name"); n == nil || n.text(a.src) != name {
+					continue
+				}
+				if v := d.child("value"); v != nil {
+					if v = unwrapTS(v); v.kind == "array" {
+						return nonEmpty(v.namedChildren())
+					}
+				}
+				return nil // the nearest declaration is no literal table
+			}
+		}
+	}
+	return nil
+}
+
+// unwrapTS strips what does not change a value: parentheses, as const,
+// satisfies, a non-null assertion.
+func unwrapTS(n *node) *node {
+	for {
+		switch n.kind {
+		case "parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression":
+			kids := n.namedChildren()
+			if len(kids) == 0 {
+				return n
+			}
+			n = kids[0]
+		default:
+			return n
+		}
+	}
+}
+
+// nonEmpty drops comments from an array's elements; nil when none is left.
+func nonEmpty(ns []*node) []*node {
+	var out []*node
+	for _, n := range ns {
+		if n.kind != "comment" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

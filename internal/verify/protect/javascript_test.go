@@ -84,6 +84,50 @@ func jsCases(f, base string) []edit {
 
 func TestJSEdits(t *testing.T) { runEdits(t, jsCases("test/calc.test.js", jsBase)) }
 
+// A loop over a literal table runs its tests once per row (unjs/ufo's
+// for (const t of tests) test(t.input.toString(), …)): the rows are the
+// tests' table.
+const jsLoopBase = `import { describe, expect, test } from "vitest";
+import { parseFilename } from "../src";
+
+describe("parseFilename", () => {
+  const tests = [
+    { input: ["/a/b.ext", true], out: "b.ext" },
+    { input: ["/a/b.ext/", true], out: undefined },
+  ] as const;
+
+  for (const t of tests) {
+    test(t.input.toString(), () => {
+      expect(parseFilename(t.input[0], { strict: t.input[1] })).toStrictEqual(t.out);
+    });
+  }
+});
+
+const pairs: [string, number][] = [
+  ["1", 1],
+  ["2", 2],
+];
+pairs.forEach(([text, want]) => {
+  test("parses " + text, () => {
+    expect(Number(text)).toBe(want);
+  });
+});
+`
+
+func TestJSLoopTables(t *testing.T) {
+	f := "test/parse.test.ts"
+	runEdits(t, []edit{
+		{"same", f, jsLoopBase, jsLoopBase, ""},
+		{"for-of row removed", f, jsLoopBase, sub(jsLoopBase, "    { input: [\"/a/b.ext/\", true], out: undefined },\n", ""), TableRowsChanged},
+		{"for-of expectation changed", f, jsLoopBase, sub(jsLoopBase, `out: "b.ext" }`, `out: undefined }`), TableRowsChanged},
+		{"forEach row removed", f, jsLoopBase, sub(jsLoopBase, "  [\"2\", 2],\n", ""), TableRowsChanged},
+		{"forEach row changed", f, jsLoopBase, sub(jsLoopBase, `["2", 2]`, `["2", 3]`), TableRowsChanged},
+		{"computed title, assertion removed", f, jsLoopBase, sub(jsLoopBase, "      expect(parseFilename(t.input[0], { strict: t.input[1] })).toStrictEqual(t.out);\n", ""), AssertionRemoved},
+		{"reformatted rows", f, jsLoopBase, sub(jsLoopBase, `{ input: ["/a/b.ext", true], out: "b.ext" }`, `{ input: ['/a/b.ext', true], out: 'b.ext' }`), ""},
+		{"a new test beside the loop", f, jsLoopBase, jsLoopBase + "\ntest(\"more\", () => {\n  expect(1).toBe(1);\n});\n", ""},
+	})
+}
+
 const tsBase = `import { describe, it, expect } from "vitest";
 import { add, parse } from "../src/calc";
 

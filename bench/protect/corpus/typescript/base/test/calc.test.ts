@@ -43,3 +43,16 @@ describe("mean", () => {
     expect(() => mean([])).toThrow("mean of empty list");
   });
 });
+
+describe("add table", () => {
+  const sums = [
+    { a: 1, b: 2, want: 3 },
+    { a: -1, b: 1, want: 0 },
+  ] as const;
+
+  for (const s of sums) {
+    it(`adds ${s.a} and ${s.b}`, () => {
+      expect(add(s.a, s.b)).toBe(s.want);
+    });
+  }
+});
