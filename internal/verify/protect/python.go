@@ -210,8 +210,85 @@ func (a *pyAnalyzer) test(outer, def *node, decos []*node, name, simple string, 
 			tc.isAsrt = append(tc.isAsrt, s.kind == "assert_statement" || (s.kind == "expression_statement" && a.isAssertCall(s.firstOf("call"))))
 		}
 		a.scan(tc, body)
+		tc.rows = append(tc.rows, a.loopRows(body)...)
 	}
 	a.m.add(tc, a.helper)
+}
+
+// loopRows are the rows of the tables a test's loops walk when the table
+// is a literal of the module or the class (for a, want in CASES, for case
+// in self.CASES): the test checks each row, so each is part of it.
+func (a *pyAnalyzer) loopRows(body *node) []row {
+	var out []row
+	seen := map[string]bool{}
+	body.walk(func(n *node) bool {
+		if n.kind == "function_definition" && n != body {
+			return false
+		}
+		if n.kind != "for_statement" {
+			return true
+		}
+		right := n.child("right")
+		if right == nil {
+			return true
+		}
+		name := ""
+		switch right.kind {
+		case "identifier":
+			name = right.text(a.src)
+		case "attribute":
+			if obj, attr := right.child("object"), right.child("attribute"); obj != nil && attr != nil && (obj.text(a.src) == "self" || obj.text(a.src) == "cls") {
+				name = attr.text(a.src)
+			}
+		}
+		if name != "" && !seen[name] {
+			seen[name] = true
+			out = append(out, a.nameRows(name, n)...)
+		}
+		return true
+	})
+	return out
+}
+
+// nameRows are the elements of the list or tuple literal that name is
+// bound to in the nearest enclosing class body or the module, seen from n
+// (the last binding there wins, as at run time); nil when that binding is
+// no literal or there is none.
+func (a *pyAnalyzer) nameRows(name string, n *node) []row {
+	for anc := n.parent; anc != nil; anc = anc.parent {
+		inClass := anc.kind == "block" && anc.parent != nil && anc.parent.kind == "class_definition"
+		if !inClass && anc.kind != "module" {
+			continue
+		}
+		var value *node
+		found := false
+		for _, st := range anc.namedChildren() {
+			if st.kind != "expression_statement" {
+				continue
+			}
+			as := st.firstOf("assignment")
+			if as == nil {
+				continue
+			}
+			if left := as.child("left"); left != nil && left.kind == "identifier" && left.text(a.src) == name {
+				value, found = as.child("right"), true
+			}
+		}
+		if !found {
+			continue
+		}
+		if value == nil || (value.kind != "list" && value.kind != "tuple") {
+			return nil
+		}
+		var rows []row
+		for _, e := range value.namedChildren() {
+			if e.kind != "comment" {
+				rows = append(rows, row{text: a.tk.norm(e), line: e.line})
+			}
+		}
+		return rows
+	}
+	return nil
 }
 
 // lastLine returns the line of the last byte of n.
@@ -268,6 +345,11 @@ func (a *pyAnalyzer) paramRows(d *node) []row {
 		return nil
 	}
 	pos := args.namedChildren()
+	if len(pos) >= 2 && pos[1].kind == "identifier" {
+		// parametrize("a,want", CASES) with CASES a literal table of the
+		// module or the class: its rows.
+		return a.nameRows(pos[1].text(a.src), d)
+	}
 	if len(pos) < 2 || (pos[1].kind != "list" && pos[1].kind != "tuple") {
 		return nil
 	}

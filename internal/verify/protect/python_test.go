@@ -165,3 +165,47 @@ func TestPythonConfiguredNames(t *testing.T) {
 		})
 	}
 }
+
+// A table bound to a name of the module or the class feeds parametrize or
+// a loop in the test: its rows are the test's.
+const pyNamedTables = `import pytest
+
+CASES = [
+    (1, 2),
+    (2, 4),
+]
+
+PAIRS: list = [(1, 1), (2, 2)]
+
+
+@pytest.mark.parametrize("a,want", CASES)
+def test_double(a, want):
+    assert a * 2 == want
+
+
+def test_loop():
+    for a, want in PAIRS:
+        assert a == want
+
+
+class TestSquares:
+    SQUARES = ((2, 4), (3, 9))
+
+    def test_each(self):
+        for n, sq in self.SQUARES:
+            assert n * n == sq
+`
+
+func TestPythonNamedTables(t *testing.T) {
+	f := "tests/test_tables.py"
+	runEdits(t, []edit{
+		{"same", f, pyNamedTables, pyNamedTables, ""},
+		{"parametrize row removed", f, pyNamedTables, sub(pyNamedTables, "    (2, 4),\n", ""), TableRowsChanged},
+		{"parametrize row changed", f, pyNamedTables, sub(pyNamedTables, "    (2, 4),\n", "    (2, 5),\n"), TableRowsChanged},
+		{"loop row removed", f, pyNamedTables, sub(pyNamedTables, "[(1, 1), (2, 2)]", "[(1, 1)]"), TableRowsChanged},
+		{"class table row changed", f, pyNamedTables, sub(pyNamedTables, "(3, 9)", "(3, 8)"), TableRowsChanged},
+		{"table rebound to nothing", f, pyNamedTables, sub(pyNamedTables, "    (2, 4),\n]\n\n", "    (2, 4),\n]\nCASES = []\n\n"), TableRowsChanged},
+		{"reformatted", f, pyNamedTables, sub(pyNamedTables, "CASES = [\n    (1, 2),\n    (2, 4),\n]", "CASES = [(1, 2), (2, 4)]"), ""},
+		{"a new test", f, pyNamedTables, pyNamedTables + "\n\ndef test_more():\n    assert 1 == 1\n", ""},
+	})
+}

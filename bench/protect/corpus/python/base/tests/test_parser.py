@@ -25,5 +25,16 @@ class ParseTest(unittest.TestCase):
         self.assertRaises(SyntaxError, parse_expr, "")
 
 
+SUMS = [
+    ("1 + 2", 3),
+    ("2 + 2", 4),
+]
+
+
+def test_sums():
+    for text, want in SUMS:
+        assert parse_expr(text) == want
+
+
 if __name__ == "__main__":
     unittest.main()
