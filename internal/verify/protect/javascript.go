@@ -312,10 +312,44 @@ func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) 
 				tc.isAsrt = append(tc.isAsrt, a.isAssertStmt(s))
 			}
 			a.scan(tc, body)
+			tc.rows = append(tc.rows, a.bodyLoopRows(body)...)
 		}
 	}
 	tc.head = strings.Join(head, " ")
 	a.m.add(tc, a.helper)
+}
+
+// bodyLoopRows are the rows of the named literal tables loops inside a
+// test walk (for (const c of CASES) expect(…), CASES.forEach(…)): tables
+// written out in the body are its statements already.
+func (a *jsAnalyzer) bodyLoopRows(body *node) []row {
+	var out []row
+	seen := map[string]bool{}
+	body.walk(func(n *node) bool {
+		var over *node
+		switch n.kind {
+		case "for_in_statement":
+			over = n.child("right")
+		case "call_expression":
+			if callee := n.child("function"); callee != nil && callee.kind == "member_expression" {
+				if prop := callee.child("property"); prop != nil && (prop.text(a.src) == "forEach" || prop.text(a.src) == "map") {
+					over = callee.child("object")
+				}
+			}
+		}
+		if over == nil {
+			return true
+		}
+		if over = unwrapTS(over); over.kind != "identifier" || seen[over.text(a.src)] {
+			return true
+		}
+		seen[over.text(a.src)] = true
+		for _, r := range a.arrayRows(over, n) {
+			out = append(out, row{text: a.tk.norm(r), line: r.line})
+		}
+		return true
+	})
+	return out
 }
 
 func (a *jsAnalyzer) bodyStmts(body *node) []*node {

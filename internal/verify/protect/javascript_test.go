@@ -124,6 +124,7 @@ func TestJSLoopTables(t *testing.T) {
 		{"forEach row changed", f, jsLoopBase, sub(jsLoopBase, `["2", 2]`, `["2", 3]`), TableRowsChanged},
 		{"computed title, assertion removed", f, jsLoopBase, sub(jsLoopBase, "      expect(parseFilename(t.input[0], { strict: t.input[1] })).toStrictEqual(t.out);\n", ""), AssertionRemoved},
 		{"reformatted rows", f, jsLoopBase, sub(jsLoopBase, `{ input: ["/a/b.ext", true], out: "b.ext" }`, `{ input: ['/a/b.ext', true], out: 'b.ext' }`), ""},
+		{"a table a test body walks, row removed", f, jsLoopBase + "\nconst SUMS = [[1, 2, 3], [2, 2, 4]];\n\ntest(\"sums\", () => {\n  for (const [a, b, want] of SUMS) expect(a + b).toBe(want);\n});\n", jsLoopBase + "\nconst SUMS = [[1, 2, 3]];\n\ntest(\"sums\", () => {\n  for (const [a, b, want] of SUMS) expect(a + b).toBe(want);\n});\n", TableRowsChanged},
 		{"a new test beside the loop", f, jsLoopBase, jsLoopBase + "\ntest(\"more\", () => {\n  expect(1).toBe(1);\n});\n", ""},
 	})
 }

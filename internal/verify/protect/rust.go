@@ -184,8 +184,79 @@ func (a *rustAnalyzer) test(fn *node, attrs []*node, prefix string, inherited []
 			tc.isAsrt = append(tc.isAsrt, a.isAssertStmt(s))
 		}
 		a.scan(tc, b)
+		tc.rows = append(tc.rows, a.loopRows(b)...)
 	}
 	a.m.add(tc, a.helper)
+}
+
+// loopRows are the rows of the const or static tables of the module that
+// loops in a test walk (for (a, want) in CASES, &CASES, CASES.iter()):
+// the test checks each row, so each is part of it.
+func (a *rustAnalyzer) loopRows(body *node) []row {
+	var out []row
+	seen := map[string]bool{}
+	body.walk(func(n *node) bool {
+		if n.kind != "for_expression" {
+			return true
+		}
+		v := n.child("value")
+		for v != nil {
+			switch v.kind {
+			case "reference_expression", "parenthesized_expression":
+				v = v.child("value")
+				continue
+			case "call_expression":
+				// CASES.iter(), CASES.into_iter()
+				if f := v.child("function"); f != nil && f.kind == "field_expression" {
+					if fld := f.child("field"); fld != nil && (fld.text(a.src) == "iter" || fld.text(a.src) == "into_iter") {
+						v = f.child("value")
+						continue
+					}
+				}
+			}
+			break
+		}
+		if v == nil || v.kind != "identifier" || seen[v.text(a.src)] {
+			return true
+		}
+		seen[v.text(a.src)] = true
+		out = append(out, a.constRows(v.text(a.src), n)...)
+		return true
+	})
+	return out
+}
+
+// constRows are the elements of the array literal (or a reference to one)
+// that const or static name holds in the module enclosing n.
+func (a *rustAnalyzer) constRows(name string, n *node) []row {
+	for anc := n.parent; anc != nil; anc = anc.parent {
+		if anc.kind != "source_file" && anc.kind != "declaration_list" {
+			continue
+		}
+		for _, it := range anc.namedChildren() {
+			if it.kind != "const_item" && it.kind != "static_item" {
+				continue
+			}
+			if nm := it.child("name"); nm == nil || nm.text(a.src) != name {
+				continue
+			}
+			v := it.child("value")
+			for v != nil && v.kind == "reference_expression" {
+				v = v.child("value")
+			}
+			if v == nil || v.kind != "array_expression" {
+				return nil
+			}
+			var rows []row
+			for _, e := range v.namedChildren() {
+				if e.kind != "line_comment" && e.kind != "block_comment" {
+					rows = append(rows, row{text: a.tk.norm(e), line: e.line})
+				}
+			}
+			return rows
+		}
+	}
+	return nil
 }
 
 func (a *rustAnalyzer) stmts(b *node) []string {

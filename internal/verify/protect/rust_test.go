@@ -120,3 +120,38 @@ func TestRustSameNamePerCfg(t *testing.T) {
 		t.Fatalf("want the nightly test's skip, got %v", vs)
 	}
 }
+
+// A const or static table of the module that a test's loop walks is the
+// test's table.
+const rustConstTable = `const CASES: &[(i32, i32)] = &[
+    (1, 2),
+    (2, 4),
+];
+
+static WORDS: [&str; 2] = ["a", "b"];
+
+#[test]
+fn doubles() {
+    for (a, want) in CASES {
+        assert_eq!(rs::double(*a), *want);
+    }
+}
+
+#[test]
+fn words() {
+    for w in WORDS.iter() {
+        assert!(!w.is_empty());
+    }
+}
+`
+
+func TestRustConstTables(t *testing.T) {
+	f := "tests/t.rs"
+	runEdits(t, []edit{
+		{"same", f, rustConstTable, rustConstTable, ""},
+		{"const row removed", f, rustConstTable, sub(rustConstTable, "    (2, 4),\n", ""), TableRowsChanged},
+		{"const row changed", f, rustConstTable, sub(rustConstTable, "    (1, 2),\n", "    (1, 3),\n"), TableRowsChanged},
+		{"static row removed", f, rustConstTable, sub(rustConstTable, `["a", "b"]`, `["a"]`), TableRowsChanged},
+		{"reformatted", f, rustConstTable, sub(rustConstTable, "&[\n    (1, 2),\n    (2, 4),\n]", "&[(1, 2), (2, 4)]"), ""},
+	})
+}
