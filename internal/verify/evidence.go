@@ -385,8 +385,8 @@ func scopeSuffix(rep *Report, e *engine) string {
 			}
 			continue
 		}
-		if !c.check.Narrowable {
-			continue
+		if !c.check.Narrowable || c.Dependent && c.NoTests {
+			continue // a dependent with no tests is named apart ("Not counted, no tests")
 		}
 		if why := c.Scope.String(); !seen[why] && why != "" {
 			seen[why] = true
