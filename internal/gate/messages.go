@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/verify"
@@ -52,14 +53,12 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 			// An opaque check names no test: no label then.
 			b.WriteString("New failures: " + failureNames(named) + "\n")
 		}
-		if len(last.AlreadyFailing) > 0 {
-			b.WriteString("Already failing before this turn: " + failureNames(last.AlreadyFailing) + "\n")
-		}
+		b.WriteString(notNewLines(*last))
 		b.WriteString("\nOutput (trimmed):\n" + trimOutput(last.Output) + "\n\n")
 		for i, c := range rep.Checks[:len(rep.Checks)-1] {
 			if len(c.AlreadyFailing) > 0 {
 				fmt.Fprintf(&b, "(Check %d, `%s`%s, failed too, but only with failures that were already there before this turn: %s. Leave those alone unless they are part of the task.)\n\n",
-					i+1, c.Command, where(c.Dir), failureNames(c.AlreadyFailing))
+					i+1, c.Command, where(c.Dir), failureNames(c.AlreadyFailing)+flakyAside(c))
 			}
 		}
 		if len(rep.NewFailures) == 0 && len(rep.AlreadyFailing) > 0 {
@@ -74,8 +73,8 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 	for i, c := range rep.Checks {
 		switch {
 		case len(c.AlreadyFailing) > 0:
-			fmt.Fprintf(&b, "\nCheck %d of %d failed: `%s`%s (exit %d).\nAlready failing before this turn: %s\n\nOutput (trimmed):\n%s\n",
-				i+1, planned(rep), c.Command, where(c.Dir), c.ExitCode, failureNames(c.AlreadyFailing), trimOutput(c.Output))
+			fmt.Fprintf(&b, "\nCheck %d of %d failed: `%s`%s (exit %d).\n%s\nOutput (trimmed):\n%s\n",
+				i+1, planned(rep), c.Command, where(c.Dir), c.ExitCode, notNewLines(c), trimOutput(c.Output))
 		case c.Passed:
 			fmt.Fprintf(&b, "\nCheck %d of %d passed: `%s`%s.\n", i+1, planned(rep), c.Command, where(c.Dir))
 		}
@@ -113,6 +112,35 @@ func testsNamed(fs []verify.Failure) []verify.Failure {
 		}
 	}
 	return out
+}
+
+// notNewLines names a check's failures that are not the change's: those
+// already failing before the turn, and the flaky ones apart.
+func notNewLines(c verify.CheckRun) string {
+	var old, flaky []verify.Failure
+	for _, f := range c.AlreadyFailing {
+		if slices.ContainsFunc(c.Flaky, func(g verify.Failure) bool { return g.ID == f.ID }) {
+			flaky = append(flaky, f)
+		} else {
+			old = append(old, f)
+		}
+	}
+	var b strings.Builder
+	if len(old) > 0 {
+		b.WriteString("Already failing before this turn: " + failureNames(old) + "\n")
+	}
+	if len(flaky) > 0 {
+		b.WriteString("Flaky (failed with your change, then passed when run again, alone and among the others; passed before this turn too): " + failureNames(flaky) + "\n")
+	}
+	return b.String()
+}
+
+// flakyAside says which of the already-failing names are flaky.
+func flakyAside(c verify.CheckRun) string {
+	if len(c.Flaky) == 0 {
+		return ""
+	}
+	return " (of them flaky, passing when run again: " + failureNames(c.Flaky) + ")"
 }
 
 func failureNames(fs []verify.Failure) string {

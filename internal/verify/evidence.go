@@ -233,14 +233,28 @@ func failureSummary(newF, oldF []Failure, last CheckRun) string {
 		}
 		return fmt.Sprintf(" (exit %d)", last.ExitCode)
 	}
+	var flaky []Failure
+	oldF = slices.DeleteFunc(slices.Clone(oldF), func(f Failure) bool {
+		if slices.ContainsFunc(last.Flaky, func(g Failure) bool { return g.ID == f.ID }) {
+			flaky = append(flaky, f)
+			return true
+		}
+		return false
+	})
 	newNames, oldNames := names(newF), names(oldF)
+	var parts []string
 	switch {
-	case len(oldNames) == 0:
-		return ": " + nameList(newNames)
-	case len(newNames) == 0:
-		return ": " + nameList(oldNames) + " (" + before + ")"
+	case len(newNames) > 0 && len(oldNames) > 0:
+		parts = append(parts, nameList(newNames), nameList(oldNames)+" "+before)
+	case len(newNames) > 0:
+		parts = append(parts, nameList(newNames))
+	case len(oldNames) > 0:
+		parts = append(parts, nameList(oldNames)+" ("+before+")")
 	}
-	return ": " + nameList(newNames) + "; " + nameList(oldNames) + " " + before
+	if len(flaky) > 0 {
+		parts = append(parts, nameList(names(flaky))+" ("+flakyNote+")")
+	}
+	return ": " + strings.Join(parts, "; ")
 }
 
 // maxStageText is how much of a stage's command the evidence shows.

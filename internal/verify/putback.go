@@ -143,6 +143,15 @@ func (e *engine) classify(ctx context.Context, last *CheckRun) (newF, oldF []Fai
 		}
 		newIDs, oldIDs := baseline.ClassifyAgainst(ids(last.Failures), baseline.Run{Failures: before, Ran: b.Ran})
 		newF, oldF = pick(last.Failures, newIDs), pick(last.Failures, oldIDs)
+		if b.Ran {
+			// Passed at the base: broken by the change, or flaky.
+			var flaky []Failure
+			if newF, flaky, err = e.rerunNew(ctx, last, newF); err != nil {
+				return nil, nil, err
+			}
+			last.Flaky = flaky
+			oldF = append(oldF, flaky...)
+		}
 	}
 	_ = want
 	e.emit(event.Event{Type: event.VerifyBaseline, Baseline: &event.Baseline{Kind: kind, Command: last.Command, AlreadyFailing: nonNil(ids(oldF)), DurationMS: br.DurationMS, Note: b.Note}})

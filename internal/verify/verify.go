@@ -214,6 +214,11 @@ type CheckRun struct {
 	// AlreadyFailing are this check's failures that failed before the
 	// change too; when they are all of them, the next check ran.
 	AlreadyFailing []Failure `json:"already_failing,omitempty"`
+	// Flaky are the failures among AlreadyFailing that passed at the base
+	// and failed with the change, then passed when run again with it,
+	// alone and among the others: not the change's doing as far as two
+	// more runs can tell, and not a pass either.
+	Flaky []Failure `json:"flaky,omitempty"`
 	// FullRetry is set when a related run could not run and the full
 	// suite ran instead; Scope.Reason says why (the JSON's full_retry).
 	FullRetry bool `json:"-"`
