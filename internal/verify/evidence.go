@@ -152,8 +152,36 @@ func onlyOldEvidence(rep *Report, e *engine) string {
 	}
 	sub := &Report{Checks: after, Changed: rep.Changed, ChangeUnknown: rep.ChangeUnknown}
 	text += "; " + passedList(sub, e) + " passed" + strings.TrimSuffix(scopeSuffix(sub, e), ".")
-	return text + "; " + oldChecksHint + "."
+	if hint := oldHint(rep); hint != "" {
+		return text + "; " + hint + "."
+	}
+	return text + "."
 }
+
+// oldHint is how to leave out a check whose old failures end the run
+// unverified: the detected checks are replaced by a list (oldChecksHint);
+// a configured list is the user's own, so the check is to come off it.
+// Flaky failures alone get none: the check is not what is wrong.
+func oldHint(rep *Report) string {
+	onlyFlaky, configured := true, false
+	for _, c := range rep.Checks {
+		if len(c.AlreadyFailing) > len(c.Flaky) {
+			onlyFlaky = false
+			configured = configured || c.check.Configured
+		}
+	}
+	switch {
+	case onlyFlaky:
+		return ""
+	case configured:
+		return configuredOldHint
+	}
+	return oldChecksHint
+}
+
+// configuredOldHint is oldChecksHint for a check the user's checks list
+// names.
+const configuredOldHint = "take such a check off checks under [guardrails] to leave it out"
 
 // oldChecks lists the checks among cs whose failures were all old ones:
 // "go vet ./... failed: a.go:3: … (already failing before this change)".
