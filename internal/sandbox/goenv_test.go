@@ -21,7 +21,13 @@ func TestGoEnvFilesAgreesWithGoEnv(t *testing.T) {
 	if err := os.WriteFile(envFile, []byte("GOCACHE=/tmp/chanto-goenv-test/cache\nGOMODCACHE=/tmp/chanto-goenv-test/mod\n# a comment\nbad line\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	home := t.TempDir()
+	// Not t.TempDir: the go command may leave a telemetry child writing
+	// under HOME after it exits, and a cleanup that fails fails the test.
+	home, err := os.MkdirTemp("", "chanto-goenv-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(home) })
 	cases := []struct {
 		name string
 		env  map[string]string

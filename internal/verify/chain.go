@@ -40,6 +40,7 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		if err != nil {
 			return err
 		}
+		e.nameNewVetRepeats(last, newF, oldF)
 		last.AlreadyFailing = oldF
 		rep.AlreadyFailing = append(rep.AlreadyFailing, oldF...)
 		if len(newF) > 0 || len(oldF) == 0 {
