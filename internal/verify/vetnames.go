@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -93,7 +94,7 @@ func (e *engine) nameNewVetRepeats(last *CheckRun, newF, oldF []Failure) {
 		}
 		var left []string
 		for _, i := range idx {
-			if !containsStr(taken, last.Failures[i].Name) {
+			if !slices.Contains(taken, last.Failures[i].Name) {
 				left = append(left, last.Failures[i].Name)
 			}
 		}
@@ -152,13 +153,4 @@ func (e *engine) changedLines(dir, file string) map[int]bool {
 		}
 	}
 	return out
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

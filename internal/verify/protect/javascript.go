@@ -326,17 +326,7 @@ func (a *jsAnalyzer) bodyLoopRows(body *node) []row {
 	var out []row
 	seen := map[string]bool{}
 	body.walk(func(n *node) bool {
-		var over *node
-		switch n.kind {
-		case "for_in_statement":
-			over = n.child("right")
-		case "call_expression":
-			if callee := n.child("function"); callee != nil && callee.kind == "member_expression" {
-				if prop := callee.child("property"); prop != nil && (prop.text(a.src) == "forEach" || prop.text(a.src) == "map") {
-					over = callee.child("object")
-				}
-			}
-		}
+		over, _ := a.iterated(n)
 		if over == nil {
 			return true
 		}
@@ -534,33 +524,49 @@ func (a *jsAnalyzer) withRows(rows []*node, f func()) {
 // loopTable is the table a for…of or for…in loop walks, when it names a
 // constant array literal in an enclosing scope, and the loop's body.
 func (a *jsAnalyzer) loopTable(loop *node) (rows []*node, body *node) {
-	right, body := loop.child("right"), loop.child("body")
-	if right == nil || body == nil {
+	over, body := a.iterated(loop)
+	if over == nil {
 		return nil, nil
 	}
-	return a.arrayRows(right, loop), body
+	return a.arrayRows(over, loop), body
+}
+
+// iterated is what a loop walks and the code it runs per element: the
+// right side and body of a for…of or for…in, the object and callback of
+// x.forEach(fn) or x.map(fn); nil for anything else.
+func (a *jsAnalyzer) iterated(n *node) (over, body *node) {
+	switch n.kind {
+	case "for_in_statement":
+		over, body = n.child("right"), n.child("body")
+	case "call_expression":
+		callee, args := n.child("function"), n.child("arguments")
+		if callee == nil || args == nil || callee.kind != "member_expression" {
+			return nil, nil
+		}
+		prop := callee.child("property")
+		if prop == nil || (prop.text(a.src) != "forEach" && prop.text(a.src) != "map") {
+			return nil, nil
+		}
+		pos := args.namedChildren()
+		if len(pos) == 0 || (pos[0].kind != "arrow_function" && pos[0].kind != "function_expression" && pos[0].kind != "function") {
+			return nil, nil
+		}
+		over, body = callee.child("object"), pos[0]
+	}
+	if over == nil || body == nil {
+		return nil, nil
+	}
+	return over, body
 }
 
 // forEachTable is the table of cases.forEach(fn) (or .map) and fn, when
 // cases names a constant array literal in an enclosing scope.
 func (a *jsAnalyzer) forEachTable(call *node) (rows []*node, fn *node) {
-	callee, args := call.child("function"), call.child("arguments")
-	if callee == nil || args == nil || callee.kind != "member_expression" {
+	over, fn := a.iterated(call)
+	if over == nil {
 		return nil, nil
 	}
-	prop := callee.child("property")
-	if prop == nil || (prop.text(a.src) != "forEach" && prop.text(a.src) != "map") {
-		return nil, nil
-	}
-	pos := args.namedChildren()
-	if len(pos) == 0 || (pos[0].kind != "arrow_function" && pos[0].kind != "function_expression" && pos[0].kind != "function") {
-		return nil, nil
-	}
-	obj := callee.child("object")
-	if obj == nil {
-		return nil, nil
-	}
-	return a.arrayRows(obj, call), pos[0]
+	return a.arrayRows(over, call), fn
 }
 
 // arrayRows are the elements of the array literal expr is, or that the

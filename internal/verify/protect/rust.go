@@ -202,7 +202,7 @@ func (a *rustAnalyzer) loopRows(body *node) []row {
 		v := n.child("value")
 		for v != nil {
 			switch v.kind {
-			case "reference_expression", "parenthesized_expression":
+			case "reference_expression":
 				v = v.child("value")
 				continue
 			case "call_expression":

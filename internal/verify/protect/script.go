@@ -155,23 +155,23 @@ func checkScript(p string, b, a []byte, inBase, inCur bool) []Violation {
 // checks and fine.
 func scriptChanges(p, name string, bc, ac []byte) []Violation {
 	bl, al := scriptLines(bc), scriptLines(ac)
-	left := map[string]int{}
-	for _, l := range al {
-		left[l.text]++
-	}
-	var out []Violation
+	// added counts the current lines the base lacks; kept are the base
+	// lines the current script still has.
 	added := map[string]int{}
 	for _, l := range al {
 		added[l.text]++
 	}
-	for _, l := range bl {
-		if added[l.text] > 0 {
-			added[l.text]--
+	kept := map[*scriptLine]bool{}
+	for i := range bl {
+		if added[bl[i].text] > 0 {
+			added[bl[i].text]--
+			kept[&bl[i]] = true
 		}
 	}
-	for _, l := range bl {
-		if left[l.text] > 0 {
-			left[l.text]--
+	var out []Violation
+	for i := range bl {
+		l := bl[i]
+		if kept[&bl[i]] {
 			continue
 		}
 		conds, word, neg := scriptCommand(l.text)
