@@ -207,13 +207,21 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 		// Python trusts a cached .pyc whose source has the size and the
 		// mtime second it was compiled from, so a file changed within the
 		// second of an earlier run would run its old code. A baseline
-		// (put-back base files) compiles afresh in a cache of its own;
-		// any other run first drops the cache of the changed files.
-		if reportDir != "" && strings.HasPrefix(label, "baseline") {
-			spec.Env = append(append([]string(nil), spec.Env...), "PYTHONPYCACHEPREFIX="+filepath.Join(reportDir, "pycache"))
-		} else {
+		// that puts base files back runs with the project's baseline
+		// bytecode folder (pycache.go), one in a copy of the base with a
+		// folder of that run's own; any other run first drops the cache
+		// of the changed files.
+		var env []string
+		if strings.HasPrefix(label, "baseline") {
+			var done func()
+			if env, done = e.baselineBytecode(c.Dir, reportDir); done != nil {
+				defer done()
+			}
+		}
+		if env == nil {
 			dropBytecode(e.cs.Root, e.cs.Changed)
 		}
+		spec.Env = append(append([]string(nil), spec.Env...), env...)
 	}
 	if c.Runner == detect.Custom {
 		spec.Shell, cr.Command = c.Command, c.Command
@@ -488,9 +496,6 @@ func dropBytecode(root string, changed []string) {
 			continue
 		}
 		dir, file := filepath.Split(filepath.Join(root, filepath.FromSlash(p)))
-		stale, _ := filepath.Glob(filepath.Join(dir, "__pycache__", strings.TrimSuffix(file, ".py")+".*.pyc"))
-		for _, f := range stale {
-			os.Remove(f)
-		}
+		removeBytecodeOf(filepath.Join(dir, "__pycache__"), file)
 	}
 }
