@@ -155,10 +155,14 @@ func newKeys(now, before map[string]bool) []string {
 }
 
 // goSuite: go vet ./... and go test -json ./... in full. In the ratio
-// sample every test binary is built before either side is timed, so
-// neither pays for the other's compile (that build is not forced with
-// -count=1: packages the mutation cannot reach keep their cached results),
-// and both sides run with -count=1. Outside the sample neither side forces
+// sample every test binary is built, and go vet ./... run, before either
+// side is timed, so neither pays for the other's compile or analysis
+// (neither is forced: packages the mutation cannot reach keep their cached
+// results), and both sides' tests run with -count=1. Go caches vet's
+// output per package, so without that vet run the side timed first (chanto)
+// analysed the changed packages and their importers cold and the full
+// side replayed them: the same work a user's full vet would redo, charged
+// to chanto alone. Outside the sample neither side forces
 // a run: go test -json is the command chanto runs, so the full suite
 // replays the result of a package chanto just ran whole with the same
 // test binary, and of every package the mutation cannot reach, and runs
@@ -186,7 +190,10 @@ var goSuite = suite{
 		return fullRun{failures: failures, secs: vet.secs + test.secs, timedOut: vet.timedOut || test.timedOut}, nil
 	},
 	prepare: func(ctx context.Context, p *project) error {
-		_, err := p.bench.cmdResult(ctx, p, nil, "go", "test", "-run", "^$", "./...")
+		if _, err := p.bench.cmdResult(ctx, p, nil, "go", "test", "-run", "^$", "./..."); err != nil {
+			return err
+		}
+		_, err := p.bench.cmdResult(ctx, p, nil, "go", "vet", "./...")
 		return err
 	},
 	cover: goCover,
