@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/run"
@@ -108,13 +109,24 @@ func listRelated(ctx context.Context, r *run.Runner, in Input, l runner.RelatedL
 		}
 		return Selection{}, false
 	}
+	// The two listings are independent, and each is mostly the runner's
+	// start-up (npm, jest, its haste map): run side by side they cost
+	// about one (0.98 and 0.71 s one after the other on dayjs).
+	var all []string
+	var allWhy scope.Reason
+	var lists sync.WaitGroup
+	lists.Add(1)
+	go func() {
+		defer lists.Done()
+		all, allWhy = runList(ctx, r, in, l, l.ListAll(dir, args))
+	}()
 	related, why := runList(ctx, r, in, l, listArgs)
+	lists.Wait()
 	if !why.IsZero() {
 		return fullSelection(in.Check, why), true
 	}
-	all, why := runList(ctx, r, in, l, l.ListAll(dir, args))
-	if !why.IsZero() {
-		return fullSelection(in.Check, why), true
+	if !allWhy.IsZero() {
+		return fullSelection(in.Check, allWhy), true
 	}
 	// The widened roots may reach tests the configuration leaves out.
 	tests := slices.DeleteFunc(related, func(t string) bool { return !slices.Contains(all, t) })
