@@ -39,7 +39,10 @@ type project struct {
 	jsRunner []string
 	// perFile is each test file's own coverage at HEAD (js:DIR, -covered).
 	perFile map[string]lineCoverage
-	bench   *bench
+	// headStatus is git status at HEAD, after its full run: what a
+	// mutation's runs may leave behind is anything beyond it.
+	headStatus map[string]bool
+	bench      *bench
 }
 
 // sites lists every mutation of the project's non-test sources, shuffled.

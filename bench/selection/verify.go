@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -218,6 +219,9 @@ func (b *bench) measureVerify(ctx context.Context, p *project, s suite, start ti
 	}
 	b.logf("%s: at HEAD %d vet findings, %d failing tests (%.1fs): %s", p.name, r.redVet, r.redTests, head.secs,
 		strings.Join(newKeys(head.failures, nil), ", "))
+	if p.headStatus, err = treeStatus(ctx, p.dir); err != nil {
+		return r, err
+	}
 	sites := p.sites(b.rng)
 	r.sites = len(sites)
 	if b.opts.covered && s.cover != nil {
@@ -384,9 +388,68 @@ func (b *bench) verifyMutation(ctx context.Context, p *project, s suite, m mutat
 			o.FullNew = keep
 		}
 	}
+	restore()
+	if o.Repaired, err = repairTree(ctx, p); err != nil {
+		return false, err
+	}
 	r.add(o)
 	b.logOutcome(o)
 	return true, nil
+}
+
+// treeStatus is git status of the work tree, one entry per line.
+func treeStatus(ctx context.Context, dir string) (map[string]bool, error) {
+	cmd := exec.CommandContext(ctx, "git", "status", "--porcelain=v1", "-z", "--untracked-files=all")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("git status in %s: %w", dir, err)
+	}
+	set := map[string]bool{}
+	for _, e := range strings.Split(string(out), "\x00") {
+		if e != "" {
+			set[e] = true
+		}
+	}
+	return set, nil
+}
+
+// repairTree puts back what a mutation's runs changed beyond the mutated
+// file, which is already restored: a mutant can write into the tree (a
+// gotest.tools mutant of its source-updating code truncated
+// assert/assert_ext_test.go, and every later mutation was judged on a
+// tree that did not build). Tracked files come back from HEAD, new
+// files are removed; the paths are returned for the row.
+func repairTree(ctx context.Context, p *project) ([]string, error) {
+	now, err := treeStatus(ctx, p.dir)
+	if err != nil {
+		return nil, err
+	}
+	var repaired []string
+	for e := range now {
+		if p.headStatus[e] || len(e) < 4 || e[2] != ' ' {
+			continue
+		}
+		code, file := e[:2], e[3:]
+		if code == "??" {
+			err = os.RemoveAll(filepath.Join(p.dir, filepath.FromSlash(file)))
+		} else {
+			cmd := exec.CommandContext(ctx, "git", "checkout", "HEAD", "--", file)
+			cmd.Dir = p.dir
+			if out, cerr := cmd.CombinedOutput(); cerr != nil {
+				err = fmt.Errorf("git checkout HEAD -- %s: %v: %s", file, cerr, out)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		repaired = append(repaired, file)
+	}
+	sort.Strings(repaired)
+	if len(repaired) > 0 {
+		p.bench.logf("%s: the mutant's runs changed %s; put back", p.name, strings.Join(repaired, ", "))
+	}
+	return repaired, nil
 }
 
 // outcome is one mutation's result, as -jsonl writes it; a project's
@@ -417,6 +480,9 @@ type outcome struct {
 	// FullFlaky are new failures of the full checks that did not repeat
 	// when they ran again (only checked where chanto caught nothing).
 	FullFlaky []string `json:"full_flaky,omitempty"`
+	// Repaired are files the mutant's runs changed in the tree besides
+	// the mutated one, put back before the next mutation.
+	Repaired []string `json:"repaired,omitempty"`
 	// Build names the chanto and the harness the row was judged with.
 	Build build `json:"build"`
 	// Load is the one-minute load average when chanto's run ended.

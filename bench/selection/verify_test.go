@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -134,5 +138,61 @@ func TestModuleName(t *testing.T) {
 		if got := moduleName(mod); got != want {
 			t.Errorf("moduleName(%q) = %q, want %q", mod, got, want)
 		}
+	}
+}
+
+// What a mutant's runs wrote into the tree is put back before the next
+// mutation; what was there at HEAD stays.
+func TestRepairTree(t *testing.T) {
+	dir := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a_test.go", "package a\n")
+	write("b.go", "package a\n")
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "base")
+	write("left.txt", "there at HEAD\n")
+	ctx := context.Background()
+	head, err := treeStatus(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &project{name: "p", dir: dir, headStatus: head, bench: &bench{log: io.Discard}}
+	write("a_test.go", "")
+	write("gen/out.txt", "written by a test\n")
+	got, err := repairTree(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a_test.go", "gen/out.txt"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("repaired %v, want %v", got, want)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a_test.go")); string(data) != "package a\n" {
+		t.Errorf("a_test.go = %q after the repair", data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gen", "out.txt")); !os.IsNotExist(err) {
+		t.Errorf("gen/out.txt still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "left.txt")); err != nil {
+		t.Errorf("left.txt, untracked at HEAD, was removed: %v", err)
+	}
+	if again, err := repairTree(ctx, p); err != nil || len(again) != 0 {
+		t.Errorf("a second repair = %v, %v; want nothing", again, err)
 	}
 }
