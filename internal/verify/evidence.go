@@ -76,6 +76,14 @@ func checkNotes(rep *Report) string {
 			notes = append(notes, c.Note)
 		}
 	}
+	if w := rep.WrittenByChecks; len(w) > 0 {
+		shown := strings.Join(w[:min(len(w), 3)], ", ")
+		if len(w) > 3 {
+			shown += fmt.Sprintf(" … (+%d more; --json has them all)", len(w)-3)
+		}
+		notes = append(notes, "the checks wrote files your change did not touch: "+shown+
+			" (left as they are; git diff shows what they did)")
+	}
 	if len(notes) == 0 {
 		return ""
 	}

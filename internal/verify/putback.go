@@ -343,9 +343,17 @@ func (e *engine) copyBaseline(ctx context.Context, c detect.Check, narrow func(d
 }
 
 // putbackBaseline runs the selection with the changed files put back to
-// their base version, crash-safely, then restores them.
+// their base version, crash-safely, then restores them. The files the
+// checks wrote are put back too (and restored after): the base is the
+// base only without them (a test file a failing run emptied would make
+// every package's tests fail to build there, and the failures that were
+// old would read as new).
 func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, narrow func(dir string) selecttest.Selection, label string) (CheckRun, string, error) {
-	files, err := e.baseFiles(ctx)
+	paths := e.cs.Changed
+	if written := e.writtenByChecks(ctx); len(written) > 0 {
+		paths = append(slices.Clip(paths), written...)
+	}
+	files, err := e.baseFiles(ctx, paths)
 	if err != nil {
 		return CheckRun{}, "", err
 	}
@@ -369,14 +377,14 @@ func (e *engine) putbackBaseline(ctx context.Context, c detect.Check, narrow fun
 	return br, note, err
 }
 
-// baseFiles reads the base version of every changed file.
-func (e *engine) baseFiles(ctx context.Context) ([]baseline.File, error) {
+// baseFiles reads the base version of each of paths.
+func (e *engine) baseFiles(ctx context.Context, paths []string) ([]baseline.File, error) {
 	modes := map[string]fs.FileMode{}
 	if gs, ok := e.src.(GitSource); ok {
-		modes = gitModes(ctx, e, gs.Rev)
+		modes = gitModes(ctx, e, gs.Rev, paths)
 	}
 	var files []baseline.File
-	for _, p := range e.cs.Changed {
+	for _, p := range paths {
 		data, err := e.src.ReadFile(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			files = append(files, baseline.File{Path: p})
@@ -400,22 +408,22 @@ func (e *engine) baseFiles(ctx context.Context) ([]baseline.File, error) {
 	return files, nil
 }
 
-// gitModes reads the modes of the changed files at rev (executable bits
-// and symlinks matter to the tests that run them).
-func gitModes(ctx context.Context, e *engine, rev string) map[string]fs.FileMode {
+// gitModes reads the modes of paths at rev (executable bits and symlinks
+// matter to the tests that run them).
+func gitModes(ctx context.Context, e *engine, rev string, paths []string) map[string]fs.FileMode {
 	out := map[string]fs.FileMode{}
-	if len(e.cs.Changed) == 0 || len(e.cs.Changed) > 2000 {
+	if len(paths) == 0 || len(paths) > 2000 {
 		return out
 	}
 	if gs, ok := e.src.(GitSource); ok && gs.objs != nil {
-		for p, m := range gs.Modes(e.cs.Changed) {
+		for p, m := range gs.Modes(paths) {
 			out[p] = fileMode(m)
 		}
-		if len(out) == len(e.cs.Changed) {
+		if len(out) == len(paths) {
 			return out
 		}
 	}
-	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", rev, "--"}, e.cs.Changed...)
+	args := append([]string{"--literal-pathspecs", "ls-tree", "-z", rev, "--"}, paths...)
 	b, err := git.Output(ctx, e.r, e.cs.Root, args...)
 	if err != nil {
 		return out

@@ -64,9 +64,9 @@ func TestGitSourceSharedReadsAsOneCallEach(t *testing.T) {
 	}
 	changed := []string{"a.txt", "run.sh", "link", "sub/deep/x.py", "new.txt"}
 	e := &engine{r: r, cs: ChangeSet{Root: dir, Changed: changed}, src: shared}
-	viaObjects := gitModes(ctx, e, "HEAD")
+	viaObjects := gitModes(ctx, e, "HEAD", e.cs.Changed)
 	e.src = plain
-	viaLsTree := gitModes(ctx, e, "HEAD")
+	viaLsTree := gitModes(ctx, e, "HEAD", e.cs.Changed)
 	if len(viaLsTree) != 4 || viaLsTree["run.sh"] != 0o755 || viaLsTree["link"] != fs.ModeSymlink {
 		t.Fatalf("ls-tree modes %v", viaLsTree)
 	}

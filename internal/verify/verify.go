@@ -158,6 +158,9 @@ type Report struct {
 	Unguarded []protect.Guard `json:"unguarded,omitempty"`
 	// ScopeReasons says why each check ran at the scope it did.
 	ScopeReasons []string `json:"scope_reasons"`
+	// WrittenByChecks are files git saw changed after the checks ran that
+	// were not part of the change: the checks wrote them (left as they are).
+	WrittenByChecks []string `json:"written_by_checks,omitempty"`
 	// timeout is the time limit each check had, for the evidence.
 	timeout time.Duration
 
@@ -352,6 +355,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := e.runChain(ctx, rep, checks, sels); err != nil {
 		return nil, err
 	}
+	rep.WrittenByChecks = e.writtenByChecks(ctx)
 	return e.finish(rep), nil
 }
 
