@@ -324,6 +324,9 @@ type goPlan struct {
 	// something other than names (test data, programs, files read), so
 	// all of them run.
 	whole map[string]bool
+	// buildsGo names the selected packages whose tests run the go command
+	// or a script harness, as the evidence reason for running them whole.
+	buildsGo []string
 }
 
 // planGo maps changed files to packages and selects the tests that import
@@ -446,6 +449,18 @@ func (pl *goPlan) widen(g *goGraph, scan goTestScan) []string {
 			}
 		}
 	}
+	// A selected package whose tests run the go command or a script
+	// harness builds the module's code in a process of its own (zap's
+	// TestStacktraceFiltersVendorZap runs its package's tests again with
+	// the module vendored): no name leads from that test to the change,
+	// so a -run pattern could leave it out. Its tests all run.
+	for ip := range pl.selected {
+		if p := pl.byPath[ip]; p != nil && (p.Harness || p.ExecImport && scan.buildsGo[ip]) {
+			pl.whole[ip] = true
+			pl.buildsGo = append(pl.buildsGo, goTarget(p.Rel))
+		}
+	}
+	sort.Strings(pl.buildsGo)
 	sort.Strings(notes)
 	return notes
 }

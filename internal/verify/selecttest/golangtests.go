@@ -141,6 +141,8 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 	switch {
 	case len(set) == 0:
 		return "", "no test reaches the change by name"
+	case (len(set) > MaxRunNames || st.Names >= st.Tests) && len(pl.buildsGo) > 0:
+		return "", "the tests of " + strings.Join(pl.buildsGo, ", ") + " run the go command, so they all run"
 	case len(set) > MaxRunNames:
 		return "", "more than " + strconv.Itoa(MaxRunNames) + " tests reach the change"
 	case st.Names >= st.Tests:

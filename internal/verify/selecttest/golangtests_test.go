@@ -296,6 +296,45 @@ func TestGoRunPattern(t *testing.T) {
 	}
 }
 
+// TestGoRunPatternGoCommand: a package whose tests run the go command
+// builds the module's code where no name shows it (zap runs its own tests
+// again with the module vendored), so its tests all run.
+func TestGoRunPatternGoCommand(t *testing.T) {
+	setHome(t)
+	anyTestTime(t)
+	dir, base := callModule(t)
+	again := `package shape_test
+
+import (
+	"os/exec"
+	"testing"
+)
+
+func TestVendored(t *testing.T) {
+	out, err := exec.Command("go", "test", "-run", "TestTotal", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+}
+`
+	writeTree(t, dir, map[string]string{"shape/again_test.go": again})
+	base["shape/again_test.go"] = again
+	t.Run("every test of shape, the one of calc that reaches Add", func(t *testing.T) {
+		sel := selectWith(t, dir, base, "calc/calc.go", "return a + b", "return a - b")
+		wantNarrow(t, sel, "go test -run '^(TestAdd|TestAlone|TestSum|TestTotal|TestVendored)$' ./calc ./shape")
+	})
+	t.Run("more names than a pattern takes: the reason says why", func(t *testing.T) {
+		old := MaxRunNames
+		MaxRunNames = 4
+		t.Cleanup(func() { MaxRunNames = old })
+		sel := selectWith(t, dir, base, "calc/calc.go", "return a + b", "return a - b")
+		wantNarrow(t, sel, "go test ./calc ./shape")
+		if why, want := LastGoRunStats().Why, "the tests of ./shape run the go command, so they all run"; why != want {
+			t.Errorf("why = %q, want %q", why, want)
+		}
+	})
+}
+
 // TestGoRunPatternCatches runs the narrowed command on real faults: every
 // fault the whole packages catch, the pattern catches.
 func TestGoRunPatternCatches(t *testing.T) {
