@@ -20,3 +20,19 @@ func TestNotNewLinesNamesFlakyApart(t *testing.T) {
 		t.Fatalf("no flaky failure, yet %q", got)
 	}
 }
+
+// A failure in the changed packages that stopped their importers' tests
+// says so, so the model knows more tests run once these pass.
+func TestGateSendBackNamesTheImportersNotRun(t *testing.T) {
+	f := verify.Failure{ID: "example.com/s/a.TestV", Name: "TestV"}
+	rep := &verify.Report{Planned: 2, NewFailures: []verify.Failure{f}, NotRun: []string{"go test ./b"},
+		Checks: []verify.CheckRun{{Command: "go vet ./a ./b", Dir: ".", Passed: true}, {Command: "go test ./a", Dir: ".", ExitCode: 1, Failures: []verify.Failure{f}}}}
+	got := gateSendBack(rep, 1, 3)
+	if want := "The tests of the packages that import the changed ones did not run yet (`go test ./b`): they run when these pass."; !strings.Contains(got, want) {
+		t.Fatalf("no %q in\n%s", want, got)
+	}
+	rep.NotRun = nil
+	if got := gateSendBack(rep, 1, 3); strings.Contains(got, "did not run yet") {
+		t.Fatalf("nothing stopped, yet\n%s", got)
+	}
+}

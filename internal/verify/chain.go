@@ -15,7 +15,9 @@ import (
 // answer (timed out, refused, not installed) stops the chain as well.
 func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Check, sels []selecttest.Selection) error {
 	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return !c.FullReason.IsZero() })
-	for i, c := range checks {
+	checks, sels = slices.Clone(checks), slices.Clone(sels)
+	for i := 0; i < len(checks); i++ {
+		c := checks[i]
 		cr, err := e.runCheck(ctx, i, c, sels[i])
 		if err != nil {
 			return err
@@ -45,7 +47,17 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		rep.AlreadyFailing = append(rep.AlreadyFailing, oldF...)
 		if len(newF) > 0 || len(oldF) == 0 {
 			rep.NewFailures = newF
+			if last.rest != nil && len(newF) > 0 {
+				rep.NotRun = append(rep.NotRun, e.shownDir(c.Dir)+shownCommand(c, last.rest.Args))
+			}
 			return nil
+		}
+		if last.rest != nil {
+			// The changed packages' failures were all old: their
+			// importers' tests, stopped when they failed, run next.
+			checks = slices.Insert(checks, i+1, c)
+			sels = slices.Insert(sels, i+1, *last.rest)
+			rep.Planned++
 		}
 	}
 	return nil

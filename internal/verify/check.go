@@ -46,7 +46,13 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 			return cr, nil
 		}
 	}
-	cr, err := e.execute(ctx, c, sel, "")
+	var cr CheckRun
+	var err error
+	if e.staged(c, sel) {
+		cr, err = e.runStaged(ctx, c, sel)
+	} else {
+		cr, err = e.execute(ctx, c, sel, "")
+	}
 	if err != nil {
 		return cr, err
 	}
@@ -186,8 +192,9 @@ func shownCommand(c detect.Check, args []string) string {
 }
 
 // executeOnce runs one selection of check c and reads its results.
-// label, if set, is what progress shows instead of the command.
-func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
+// label, if set, is what progress shows instead of the command (quietLabel:
+// nothing); env is added to the check's environment.
+func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest.Selection, label string, env ...string) (CheckRun, error) {
 	cr := CheckRun{Dir: e.relDir(c.Dir), Runner: string(c.Runner), Scope: sel.Scope, Note: c.Note, Targets: sel.Targets, Team: c.Team, Dependent: !c.FullReason.IsZero(), check: c, args: sel.Args}
 	timeout := e.opts.Timeout
 	if c.Timeout > 0 {
@@ -202,7 +209,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	}
 	rn := runner.For(c.Runner)
 	col := rn.Collector(reportDir, c.Dir)
-	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: rn.Env()}
+	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: append(rn.Env(), env...)}
 	if c.Runner == detect.Pytest || c.Runner == detect.Unittest {
 		// Python trusts a cached .pyc whose source has the size and the
 		// mtime second it was compiled from, so a file changed within the
@@ -239,7 +246,10 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 			label = c.Team
 		}
 	}
-	stop := e.progress(label)
+	stop := func() {}
+	if label != quietLabel {
+		stop = e.progress(label)
+	}
 	locks := e.lockCandidates(c)
 	lockSums := e.lockSums(locks)
 	res, err := e.r.Run(ctx, spec)
@@ -420,6 +430,8 @@ func (e *engine) progress(shown string) (stop func()) {
 // through the same sandbox can write there; otherwise "" and failures are
 // read from the runners' text.
 func (e *engine) newReportDir(ctx context.Context) (string, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if d := e.r.TempDir(run.Check); d != "" {
 		// Unsandboxed, the temporary folder; sandboxed, the sandbox's
 		// per-project temp folder for checks, which they see at its own path.

@@ -39,8 +39,8 @@ func lackedNetwork(r detect.Runner, output string) bool {
 // a dependency it could not download, the dependencies are downloaded
 // (once per folder and run) and the selection runs again; if that cannot
 // be done, the check could not run, and the reason says what to do.
-func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection, label string) (CheckRun, error) {
-	cr, err := e.executeOnce(ctx, c, sel, label)
+func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Selection, label string, env ...string) (CheckRun, error) {
+	cr, err := e.executeOnce(ctx, c, sel, label, env...)
 	if err != nil || cr.Passed || cr.TimedOut || c.Runner == detect.Custom || !lackedNetwork(c.Runner, cr.raw) {
 		return cr, err
 	}
@@ -70,7 +70,7 @@ func (e *engine) execute(ctx context.Context, c detect.Check, sel selecttest.Sel
 		cr.CouldNotRun = fmt.Sprintf("it could not download its dependencies: %s failed: %s", shown, why)
 		return cr, nil
 	}
-	retry, err := e.executeOnce(ctx, c, sel, label)
+	retry, err := e.executeOnce(ctx, c, sel, label, env...)
 	if err != nil {
 		return retry, err
 	}
@@ -220,6 +220,9 @@ func namesSource(name string, data []byte) bool {
 // download runs the dependency download in dir once per run; it returns
 // "" when it worked, else the last line of its output.
 func (e *engine) download(ctx context.Context, c detect.Check, args []string) string {
+	// The two stages of a go test run may both find the network missing.
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	dir := c.Dir
 	if why, done := e.downloads[dir]; done {
 		return why

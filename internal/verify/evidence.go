@@ -135,7 +135,21 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s %s; %s%s.", nv, cmd, runner.For(last.check.Runner).NoTestsText(), noTestsHint, earlier)
 	}
-	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "."
+	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "." + notRunNote(rep)
+}
+
+// notRunNote names the importers' tests a new failure in the changed
+// packages' own stopped: " The packages that import them were not tested
+// yet (go test ./b ./c): they run once these pass."
+func notRunNote(rep *Report) string {
+	if len(rep.NotRun) == 0 {
+		return ""
+	}
+	var shown []string
+	for _, c := range rep.NotRun {
+		shown = append(shown, shortCommand(c, nil))
+	}
+	return " The packages that import them were not tested yet (" + strings.Join(shown, "; ") + "): they run once these pass."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in

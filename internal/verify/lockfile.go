@@ -81,6 +81,8 @@ func (e *engine) lockSums(paths []string) []string {
 // recordLocks notes the lock files that a check run created or rewrote
 // (before are their sums from before the run).
 func (e *engine) recordLocks(paths, before []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	after := e.lockSums(paths)
 	var changed bool
 	m := map[string]string(nil)

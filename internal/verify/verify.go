@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/config"
@@ -161,6 +162,10 @@ type Report struct {
 	// WrittenByChecks are files git saw changed after the checks ran that
 	// were not part of the change: the checks wrote them (left as they are).
 	WrittenByChecks []string `json:"written_by_checks,omitempty"`
+	// NotRun are the commands a new failure kept from running: the tests
+	// of the packages that import the changed ones, stopped when the
+	// changed packages' own tests failed (they run once those pass).
+	NotRun []string `json:"not_run,omitempty"`
 	// timeout is the time limit each check had, for the evidence.
 	timeout time.Duration
 
@@ -250,6 +255,10 @@ type CheckRun struct {
 	check detect.Check
 	args  []string
 	raw   string // capped output, for the fallback rules
+	// rest is the second stage of a staged go test run (the packages
+	// that import the changed ones) when this first stage failed and it
+	// was stopped: runChain runs it if every failure turns out old.
+	rest *selecttest.Selection
 }
 
 // BaselineRun reports the run of the same command on the base version.
@@ -292,6 +301,9 @@ type engine struct {
 	reportParent string
 	// swept is set once leftover report folders were looked for.
 	swept bool
+	// mu guards downloads, reportParent, swept and the lock-file record
+	// while the two stages of a go test run are running at once.
+	mu sync.Mutex
 }
 
 // Run is the gate: see the package comment. An error means the gate itself

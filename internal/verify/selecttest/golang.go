@@ -292,11 +292,56 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	sort.Strings(targets)
 	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
 	sel := narrowed(args, targets, widened)
-	if pattern := goRunPattern(in, g, plan); pattern != "" {
+	pattern := goRunPattern(in, g, plan)
+	if pattern != "" {
 		sel.Args = withRunPattern(sel.Args, pattern)
 		sel.Command, sel.RunPattern = shell.Join(sel.Args), pattern
 	}
+	sel.Stages = goStages(in.Check, plan, targets, widened, pattern)
 	return sel, nil
+}
+
+// goStages splits the selected packages into those the change is in and
+// those that import them, when both have tests: a fault is usually caught
+// by its own package's tests, and those take a fraction of the whole run
+// (zap: 1.4s of 3.3s for a zapcore change). nil when there is nothing to
+// split.
+func goStages(c detect.Check, pl *goPlan, targets, widened []string, pattern string) []Selection {
+	var first, rest []string
+	for _, t := range targets {
+		p := pl.byRel(strings.TrimPrefix(t, "./"))
+		if p != nil && (pl.changed[p.ImportPath] || pl.testChanged[p.ImportPath]) {
+			first = append(first, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	if len(first) == 0 || len(rest) == 0 {
+		return nil
+	}
+	stage := func(ts []string) Selection {
+		args, _ := runner.For(c.Runner).NarrowTargets(c.Dir, c.Args, ts)
+		s := narrowed(args, ts, widened)
+		if pattern != "" {
+			s.Args = withRunPattern(s.Args, pattern)
+			s.Command, s.RunPattern = shell.Join(s.Args), pattern
+		}
+		return s
+	}
+	return []Selection{stage(first), stage(rest)}
+}
+
+// byRel is the package in folder rel ("." for the root), or nil.
+func (pl *goPlan) byRel(rel string) *goPkg {
+	if rel == "" {
+		rel = "."
+	}
+	for _, p := range pl.byPath {
+		if p.Rel == rel {
+			return p
+		}
+	}
+	return nil
 }
 
 func goTarget(rel string) string {
@@ -316,6 +361,8 @@ type goPlan struct {
 	selected map[string]bool
 	// edited are changed packages with a changed file that is not new.
 	edited map[string]bool
+	// testChanged are packages with a changed test file.
+	testChanged map[string]bool
 	// covered are changed files reached by widening (programs, file reads).
 	covered map[string]bool
 	// allChanged is every changed file (for file readers).
@@ -333,7 +380,7 @@ type goPlan struct {
 // them. A non-empty reason means the full suite must run.
 func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, scope.Reason) {
 	pl := &goPlan{byPath: map[string]*goPkg{}, changed: map[string]bool{}, files: map[string][]string{},
-		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}, whole: map[string]bool{}}
+		selected: map[string]bool{}, covered: map[string]bool{}, edited: map[string]bool{}, whole: map[string]bool{}, testChanged: map[string]bool{}}
 	byDir := map[string]*goPkg{}
 	for _, p := range g.Packages {
 		pl.byPath[p.ImportPath] = p
@@ -353,6 +400,7 @@ func planGo(g *goGraph, in Input, readers map[string][]string) (*goPlan, scope.R
 			if strings.HasSuffix(f, "_test.go") {
 				if p.TestFiles > 0 {
 					pl.selected[p.ImportPath] = true
+					pl.testChanged[p.ImportPath] = true
 				}
 			} else {
 				pl.changed[p.ImportPath] = true

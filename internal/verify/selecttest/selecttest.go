@@ -62,6 +62,13 @@ type Selection struct {
 	// RunPattern is the -run pattern narrowing go test to the tests that
 	// can reach the change (it is in Args too), or "".
 	RunPattern string
+	// Stages, when set, splits a related go test run in two: the
+	// packages the change is in, then the packages that import them.
+	// The gate starts both at once and stops the second when the first
+	// has a failure (docs/selection.md, "The changed packages first").
+	// Each stage is a Selection of its own with the same scope and
+	// pattern; together they run what Args runs.
+	Stages []Selection
 }
 
 // MaxChangedFiles is the largest change set that is still narrowed.

@@ -1,0 +1,118 @@
+package verify
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
+)
+
+// quietLabel, as an execute label, shows no progress: the second stage of
+// a go test run runs alongside the first, whose progress line names both.
+const quietLabel = "\x00quiet"
+
+// staged reports whether sel runs as two stages: a related go test run
+// split into the changed packages and their importers (selecttest's
+// Stages). With KeepGoing every check runs to the end anyway. A check
+// that sets go's package parallelism (-p 1: packages whose tests must not
+// run at the same time) keeps one command, as two would run side by side.
+func (e *engine) staged(c detect.Check, sel selecttest.Selection) bool {
+	if c.Runner != detect.Go || len(sel.Stages) != 2 || sel.Full || e.opts.KeepGoing {
+		return false
+	}
+	for _, a := range append(strings.Fields(e.getenv("GOFLAGS")), c.Args...) {
+		if a == "-p" || a == "--p" || strings.HasPrefix(a, "-p=") || strings.HasPrefix(a, "--p=") {
+			return false
+		}
+	}
+	return true
+}
+
+// runStaged runs the two stages of sel at once: the tests of the packages
+// the change is in, and those of the packages that import them. When the
+// first stage passes (or has none of the selected tests), the second's
+// result is waited for and the two read as the one run sel describes.
+// When it fails, the second is stopped: the failure is the news, the
+// importers' tests run once it is mended (runChain runs them at once if
+// every failure turns out old). Together they cost what one go test of
+// every package costs, as go would share the two cores between the
+// packages anyway; a fault its own package's tests catch is answered in
+// the time of those tests.
+func (e *engine) runStaged(ctx context.Context, c detect.Check, sel selecttest.Selection) (CheckRun, error) {
+	first, rest := sel.Stages[0], sel.Stages[1]
+	restCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// A go test killed mid-build leaves its work folder behind; the
+	// second stage keeps it in a folder of its own, removed after.
+	// (A sandbox that gives checks only a private /tmp has no such
+	// folder, and throws its /tmp away anyway.)
+	var env []string
+	if d := e.r.TempDir(run.Check); d != "" && e.getenv("GOTMPDIR") == "" {
+		if tmp, err := os.MkdirTemp(d, "chanto-stage-"); err == nil {
+			defer os.RemoveAll(tmp)
+			env = []string{"GOTMPDIR=" + tmp}
+		}
+	}
+	type result struct {
+		cr  CheckRun
+		err error
+	}
+	done := make(chan result, 1)
+	start := time.Now()
+	go func() {
+		cr, err := e.execute(restCtx, c, rest, quietLabel, env...)
+		done <- result{cr, err}
+	}()
+	label := e.shownDir(c.Dir) + shortCommand(shownCommand(c, sel.Args), sel.Targets)
+	cr, err := e.execute(ctx, c, first, label)
+	if err != nil || !cr.Passed && !(cr.NoTests && len(cr.Failures) == 0) {
+		cancel()
+		<-done
+		cr.rest = &rest
+		return cr, err
+	}
+	r := <-done
+	if r.err != nil {
+		return r.cr, r.err
+	}
+	return mergeStages(sel, cr, r.cr, time.Since(start)), nil
+}
+
+// mergeStages reads a first stage that passed (or collected none of the
+// selected tests) and the second stage as the one run of whole: its
+// command, its targets, both stages' tests, the second's outcome, and the
+// time the two took together.
+func mergeStages(whole selecttest.Selection, first, second CheckRun, took time.Duration) CheckRun {
+	m := second
+	m.Command, m.Targets, m.args = first.Command, whole.Targets, whole.Args
+	if shown := shownCommand(first.check, whole.Args); shown != "" {
+		m.Command = shown
+	}
+	if first.Tests >= 0 && second.Tests >= 0 {
+		m.Tests = first.Tests + second.Tests
+	}
+	m.passed = append(append([]Failure(nil), first.passed...), second.passed...)
+	if len(first.secs) > 0 {
+		secs := map[string]float64{}
+		for k, v := range first.secs {
+			secs[k] = v
+		}
+		for k, v := range second.secs {
+			secs[k] = v
+		}
+		m.secs = secs
+	}
+	m.raw = first.raw + "\n" + second.raw
+	if second.NoTests && first.Passed {
+		// The importers had none of the selected tests; the first
+		// stage's pass is the run's.
+		m.NoTests, m.Passed, m.ExitCode, m.Output = false, true, first.ExitCode, first.Output
+	}
+	m.Duration = took
+	m.DurationMS = took.Milliseconds()
+	return m
+}

@@ -1,0 +1,143 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stagedModule is a module of more than 20 test files (so related tests
+// are selected, not the full suite): a, whose own test checks V, b, which
+// imports a and checks it again, and twenty packages of their own.
+// aTest is a's test file.
+func stagedModule(t *testing.T, aTest string) string {
+	t.Helper()
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("GOFLAGS", "-mod=mod")
+	dir := gitRepo(t)
+	put(t, dir, "go.mod", "module example.com/s\n\ngo 1.22\n")
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	put(t, dir, "a/a_test.go", aTest)
+	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/s/a\"\n\n// Sum is three.\nfunc Sum() int { return a.V() + a.W() }\n")
+	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum() != 3 {\n\t\tt.Fatal(Sum())\n\t}\n}\n")
+	for i := 0; i < 20; i++ {
+		put(t, dir, fmt.Sprintf("p%02d/p.go", i), fmt.Sprintf("package p%02d\n", i))
+		put(t, dir, fmt.Sprintf("p%02d/p_test.go", i), fmt.Sprintf("package p%02d\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n", i))
+	}
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	return dir
+}
+
+const aTestV = "package a\n\nimport \"testing\"\n\nfunc TestV(t *testing.T) {\n\tif V() != 1 {\n\t\tt.Fatal(V())\n\t}\n}\n"
+
+func runStagedModule(t *testing.T, dir string) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{Root: dir, Timeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func commands(rep *Report) []string {
+	var out []string
+	for _, c := range rep.Checks {
+		out = append(out, c.Command)
+	}
+	return out
+}
+
+// The changed package's own tests run first and the importers' alongside;
+// a new failure in the first stops the second, and the evidence says
+// which tests did not run yet.
+func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
+	dir := stagedModule(t, aTestV)
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 7 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	rep := runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/a.TestV"}) {
+		t.Errorf("new failures %q", got)
+	}
+	if !reflect.DeepEqual(rep.NotRun, []string{"go test ./b"}) {
+		t.Errorf("not run %q", rep.NotRun)
+	}
+	want := "⚠ Not verified: go test ./a failed: TestV. The packages that import them were not tested yet (go test ./b): they run once these pass."
+	if rep.Verdict != NotVerified || rep.Evidence != want {
+		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
+	}
+}
+
+// A change that passes reads as the one run of both stages.
+func TestStagesPassingReadAsOneRun(t *testing.T) {
+	dir := stagedModule(t, aTestV)
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 2 - 1 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	rep := runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
+	last := rep.Checks[len(rep.Checks)-1]
+	if !last.Passed || last.Tests != 2 || !reflect.DeepEqual(last.Targets, []string{"./a", "./b"}) {
+		t.Errorf("passed %v, tests %d, targets %q", last.Passed, last.Tests, last.Targets)
+	}
+	if rep.Verdict != Verified || !strings.HasPrefix(rep.Evidence, "Verified: go vet ./a ./b (") || !strings.Contains(rep.Evidence, "go test ./a ./b (") || rep.NotRun != nil {
+		t.Errorf("%s: %s (not run %q)", rep.Verdict, rep.Evidence, rep.NotRun)
+	}
+}
+
+// A fault only the importers' tests catch fails the one run, named there.
+func TestStagesImportersCatch(t *testing.T) {
+	dir := stagedModule(t, aTestV)
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 5 }\n")
+	rep := runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
+		t.Errorf("new failures %q; evidence %q", got, rep.Evidence)
+	}
+	if rep.NotRun != nil || strings.Contains(rep.Evidence, "not tested yet") {
+		t.Errorf("not run %q, evidence %q", rep.NotRun, rep.Evidence)
+	}
+}
+
+// When the changed package's failures were all failing before the change,
+// the importers' tests, stopped when they failed, run after all: here they
+// catch the fault.
+func TestStagesOldFailureRunsTheImporters(t *testing.T) {
+	dir := stagedModule(t, aTestV+"\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken at HEAD\") }\n")
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 5 }\n")
+	rep := runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a", "go test ./b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
+	if got := ids(rep.AlreadyFailing); !reflect.DeepEqual(got, []string{"example.com/s/a.TestBroken"}) {
+		t.Errorf("already failing %q", got)
+	}
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
+		t.Errorf("new failures %q; evidence %q", got, rep.Evidence)
+	}
+	if rep.Planned != 3 {
+		t.Errorf("planned %d, want 3", rep.Planned)
+	}
+}
+
+// A check that sets go's package parallelism keeps one command: two at
+// once would run packages side by side that -p 1 keeps apart.
+func TestStagesNotWithPackageParallelism(t *testing.T) {
+	dir := stagedModule(t, aTestV)
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 7 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	t.Setenv("GOFLAGS", "-mod=mod -p=1")
+	rep := runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
+	if rep.NotRun != nil {
+		t.Errorf("not run %q", rep.NotRun)
+	}
+}
