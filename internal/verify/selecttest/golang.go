@@ -310,6 +310,9 @@ func goStages(c detect.Check, pl *goPlan, targets, widened []string, pattern str
 	var first, rest []string
 	for _, t := range targets {
 		p := pl.byRel(strings.TrimPrefix(t, "./"))
+		if p != nil && pattern != "" && !pl.runs[p.ImportPath] {
+			continue // the pattern names none of its tests
+		}
 		if p != nil && (pl.changed[p.ImportPath] || pl.testChanged[p.ImportPath]) {
 			first = append(first, t)
 		} else {
@@ -363,6 +366,9 @@ type goPlan struct {
 	edited map[string]bool
 	// testChanged are packages with a changed test file.
 	testChanged map[string]bool
+	// runs, once a -run pattern is made, are the selected packages that
+	// hold a test it names.
+	runs map[string]bool
 	// covered are changed files reached by widening (programs, file reads).
 	covered map[string]bool
 	// allChanged is every changed file (for file readers).

@@ -148,6 +148,12 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 	case st.Names >= st.Tests:
 		return "", "every test of the selected packages reaches the change"
 	}
+	// Which packages hold a test the pattern runs: the others run
+	// nothing, and a stage of those alone is not worth a command.
+	pl.runs = map[string]bool{}
+	for i, ip := range sortedKeys(pl.selected) {
+		pl.runs[ip] = slices.ContainsFunc(all[i], func(n string) bool { return set[n] })
+	}
 	names := sortedKeys(set)
 	for i, n := range names {
 		names[i] = regexp.QuoteMeta(n)

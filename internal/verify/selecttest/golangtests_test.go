@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -384,4 +385,39 @@ func TestGoRunPatternPays(t *testing.T) {
 	RecordGoTestTimes(dir, "ok  \texample.com/c/calc\t0.5s\nFAIL\texample.com/c/shape\t1.6s\nok  \texample.com/c/p01\t9.0s\n")
 	sel = selectWith(t, dir, base, "calc/calc.go", "return a * b", "return a / b")
 	wantNarrow(t, sel, "go test -run '^(TestAdd|TestMul|TestSum)$' ./calc ./shape")
+}
+
+// TestGoStages: a related go test run is split into the changed packages
+// and their importers, each with the run's pattern, unless the pattern
+// names no test of one side.
+func TestGoStages(t *testing.T) {
+	setHome(t)
+	anyTestTime(t)
+	dir, base := callModule(t)
+	stages := func(sel Selection) []string {
+		var out []string
+		for _, s := range sel.Stages {
+			out = append(out, s.Command)
+		}
+		return out
+	}
+	cases := []struct {
+		name, file, old, new string
+		want                 []string
+	}{
+		{"a pattern with tests on both sides", "calc/calc.go", "return a + b", "return a - b",
+			[]string{"go test -run '^(TestAdd|TestSum)$' ./calc", "go test -run '^(TestAdd|TestSum)$' ./shape"}},
+		{"a pattern naming no test of the importer", "calc/calc.go", "return a * b", "return a + b", nil},
+		{"whole packages", "calc/calc.go", "// Mul multiplies.", "// Mul multiplies two ints.",
+			[]string{"go test ./calc", "go test ./shape"}},
+		{"a test file alone", "calc/calc_test.go", "func TestNothing(t *testing.T) {}", "func TestNothing(t *testing.T) {}\n\nfunc TestNew(t *testing.T) {}", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sel := selectWith(t, dir, base, c.file, c.old, c.new)
+			if got := stages(sel); !slices.Equal(got, c.want) {
+				t.Errorf("%s: stages %q, want %q", sel.Command, got, c.want)
+			}
+		})
+	}
 }
