@@ -66,7 +66,7 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 			return b.String()
 		}
 		if len(rep.NotRun) > 0 {
-			fmt.Fprintf(&b, "The tests of the packages that import the changed ones did not run yet (`%s`): they run when these pass.\n\n", strings.Join(rep.NotRun, "`, `"))
+			fmt.Fprintf(&b, "The tests of the packages that depend on the changed ones did not run yet (`%s`): they run when these pass.\n\n", strings.Join(rep.NotRun, "`, `"))
 		}
 		fmt.Fprintf(&b, "Fix the code, not the tests, and finish again (attempt %d of %d). "+
 			"If the failure is in code you were told to leave alone, or the request conflicts with the test, leave it and explain why in your answer.", attempt, max)

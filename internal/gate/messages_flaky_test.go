@@ -28,7 +28,7 @@ func TestGateSendBackNamesTheImportersNotRun(t *testing.T) {
 	rep := &verify.Report{Planned: 2, NewFailures: []verify.Failure{f}, NotRun: []string{"go test ./b"},
 		Checks: []verify.CheckRun{{Command: "go vet ./a ./b", Dir: ".", Passed: true}, {Command: "go test ./a", Dir: ".", ExitCode: 1, Failures: []verify.Failure{f}}}}
 	got := gateSendBack(rep, 1, 3)
-	if want := "The tests of the packages that import the changed ones did not run yet (`go test ./b`): they run when these pass."; !strings.Contains(got, want) {
+	if want := "The tests of the packages that depend on the changed ones did not run yet (`go test ./b`): they run when these pass."; !strings.Contains(got, want) {
 		t.Fatalf("no %q in\n%s", want, got)
 	}
 	rep.NotRun = nil

@@ -138,9 +138,9 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "." + notRunNote(rep)
 }
 
-// notRunNote names the importers' tests a new failure in the changed
-// packages' own stopped: " The packages that import them were not tested
-// yet (go test ./b ./c): they run once these pass."
+// notRunNote names the dependents' tests a new failure in the changed
+// packages' own stopped: " The tests of the packages that depend on them
+// did not run yet (go test ./b ./c): they run once these pass."
 func notRunNote(rep *Report) string {
 	if len(rep.NotRun) == 0 {
 		return ""
@@ -149,7 +149,7 @@ func notRunNote(rep *Report) string {
 	for _, c := range rep.NotRun {
 		shown = append(shown, shortCommand(c, nil))
 	}
-	return " The packages that import them were not tested yet (" + strings.Join(shown, "; ") + "): they run once these pass."
+	return " The tests of the packages that depend on them did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in

@@ -67,7 +67,7 @@ func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 	if !reflect.DeepEqual(rep.NotRun, []string{"go test ./b"}) {
 		t.Errorf("not run %q", rep.NotRun)
 	}
-	want := "⚠ Not verified: go test ./a failed: TestV. The packages that import them were not tested yet (go test ./b): they run once these pass."
+	want := "⚠ Not verified: go test ./a failed: TestV. The tests of the packages that depend on them did not run yet (go test ./b): they run once these pass."
 	if rep.Verdict != NotVerified || rep.Evidence != want {
 		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
 	}

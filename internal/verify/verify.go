@@ -59,6 +59,10 @@ type Options struct {
 	Changed []string
 	// Added lists the paths of Changed that are new.
 	Added []string
+	// ChangedNow, with Changed, reads the change set again after the
+	// checks ran (the turn snapshot compared with the tree once more), so
+	// files the checks wrote can be named; nil: they are not looked for.
+	ChangedNow func(ctx context.Context) ([]string, error)
 	// Top, with Changed, is the repository's top level Changed is
 	// relative to, when the caller knows it (the turn snapshot's root);
 	// empty means ask git.

@@ -20,12 +20,15 @@ import (
 // they may be what the user wanted (a snapshot run with -u), and putting
 // back a file it did not write is not the gate's call.
 
-// writtenByChecks returns the paths git sees changed after the checks that
-// it did not see before, sorted; nil when it cannot tell or nothing new.
-// It asks only for a change set read from git (chanto verify, the
-// hooks), not one handed in by an agent turn's snapshot.
+// writtenByChecks returns the paths changed after the checks that were
+// not changed before, sorted; nil when it cannot tell or nothing new. A
+// change set read from git (chanto verify, the hooks) asks git again; one
+// handed in (an agent turn's snapshot) asks Options.ChangedNow.
 func (e *engine) writtenByChecks(ctx context.Context) []string {
-	if e.opts.Changed != nil || !e.cs.Git || e.cs.Base == "" || e.cs.Unknown {
+	if e.opts.Changed != nil {
+		return e.writtenSince(ctx)
+	}
+	if !e.cs.Git || e.cs.Base == "" || e.cs.Unknown {
 		return nil
 	}
 	outs, err := git.Outputs(ctx, e.r, e.cs.Root,
@@ -41,6 +44,29 @@ func (e *engine) writtenByChecks(ctx context.Context) []string {
 	for _, p := range splitZ(outs[1]) {
 		now.add(p, 'A')
 	}
+	return e.beyondChange(now)
+}
+
+// writtenSince is writtenByChecks for a change set handed in: the caller's
+// ChangedNow reads it again, and what it names beyond the change (files
+// chanto keeps or generates left out, as for the change) was written by
+// the checks.
+func (e *engine) writtenSince(ctx context.Context) []string {
+	if e.opts.ChangedNow == nil {
+		return nil
+	}
+	changed, err := e.opts.ChangedNow(ctx)
+	if err != nil {
+		return nil
+	}
+	now := ChangeSet{Root: e.cs.Root, Changed: dropGenerated(changed)}
+	return e.beyondChange(now)
+}
+
+// beyondChange returns what the change set now names that the change did
+// not, once chanto's own files, the temp folder and lock files chanto's
+// runs produced are left out, as they are from the change.
+func (e *engine) beyondChange(now ChangeSet) []string {
 	now.finish()
 	now.dropUnder(config.Home())
 	now.dropUnder(os.TempDir())
