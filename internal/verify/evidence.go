@@ -139,8 +139,9 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 }
 
 // notRunNote names the dependents' tests a new failure in the changed
-// packages' own stopped: " The tests of the packages that depend on them
-// did not run yet (go test ./b ./c): they run once these pass."
+// packages' own stopped, naming up to three of those: " The tests of the
+// packages that depend on ./a did not run yet (go test ./b ./c): they run
+// once these pass."
 func notRunNote(rep *Report) string {
 	if len(rep.NotRun) == 0 {
 		return ""
@@ -149,7 +150,11 @@ func notRunNote(rep *Report) string {
 	for _, c := range rep.NotRun {
 		shown = append(shown, shortCommand(c, nil))
 	}
-	return " The tests of the packages that depend on them did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
+	them := "them"
+	if last := rep.Stopped(); last != nil && len(last.Targets) > 0 && len(last.Targets) <= 3 {
+		them = strings.Join(last.Targets, ", ")
+	}
+	return " The tests of the packages that depend on " + them + " did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in

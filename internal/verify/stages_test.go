@@ -67,7 +67,7 @@ func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 	if !reflect.DeepEqual(rep.NotRun, []string{"go test ./b"}) {
 		t.Errorf("not run %q", rep.NotRun)
 	}
-	want := "⚠ Not verified: go test ./a failed: TestV. The tests of the packages that depend on them did not run yet (go test ./b): they run once these pass."
+	want := "⚠ Not verified: go test ./a failed: TestV. The tests of the packages that depend on ./a did not run yet (go test ./b): they run once these pass."
 	if rep.Verdict != NotVerified || rep.Evidence != want {
 		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
 	}
@@ -124,6 +124,23 @@ func TestStagesOldFailureRunsTheImporters(t *testing.T) {
 	}
 	if rep.Planned != 3 {
 		t.Errorf("planned %d, want 3", rep.Planned)
+	}
+
+	// Once the base's record holds TestBroken as failing there, a second
+	// verify does not stop the importers for it: the two stages read as
+	// one run, classified as one.
+	rep = runStagedModule(t, dir)
+	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("second verify: checks %q, want %q", got, want)
+	}
+	if got := ids(rep.AlreadyFailing); !reflect.DeepEqual(got, []string{"example.com/s/a.TestBroken"}) {
+		t.Errorf("second verify: already failing %q", got)
+	}
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
+		t.Errorf("second verify: new failures %q; evidence %q", got, rep.Evidence)
+	}
+	if want := "⚠ Not verified: go test ./a ./b failed: TestSum; TestBroken already failing before this change."; rep.Evidence != want {
+		t.Errorf("second verify: evidence %q\nwant %q", rep.Evidence, want)
 	}
 }
 
