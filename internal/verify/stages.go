@@ -39,7 +39,8 @@ func (e *engine) staged(c detect.Check, sel selecttest.Selection) bool {
 // result is waited for and the two read as the one run sel describes.
 // When it fails, the second is stopped: the failure is the news, the
 // importers' tests run once it is mended (runChain runs them at once if
-// every failure turns out old). Together they cost what one go test of
+// every failure turns out old; failures the base's record already holds
+// as old stop nothing, see knownOld). Together they cost what one go test of
 // every package costs, as go would share the two cores between the
 // packages anyway; a fault its own package's tests catch is answered in
 // the time of those tests.
