@@ -19,7 +19,7 @@ func stagedModule(t *testing.T, aTest string) string {
 	t.Setenv("GOFLAGS", "-mod=mod")
 	dir := gitRepo(t)
 	put(t, dir, "go.mod", "module example.com/s\n\ngo 1.22\n")
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	put(t, dir, "a/a.go", aGo("1", "2"))
 	put(t, dir, "a/a_test.go", aTest)
 	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/s/a\"\n\n// Sum is three.\nfunc Sum() int { return a.V() + a.W() }\n")
 	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum() != 3 {\n\t\tt.Fatal(Sum())\n\t}\n}\n")
@@ -30,6 +30,19 @@ func stagedModule(t *testing.T, aTest string) string {
 	sh(t, dir, "git", "add", "-A")
 	sh(t, dir, "git", "commit", "-qm", "init")
 	return dir
+}
+
+// aGo is package a with V and W returning v and w.
+func aGo(v, w string) string {
+	return "package a\n\n// V is one.\nfunc V() int { return " + v + " }\n\n// W is two.\nfunc W() int { return " + w + " }\n"
+}
+
+// wantCommands checks the commands of the checks that ran.
+func wantCommands(t *testing.T, rep *Report, want ...string) {
+	t.Helper()
+	if got := commands(rep); !reflect.DeepEqual(got, want) {
+		t.Errorf("checks %q, want %q", got, want)
+	}
 }
 
 const aTestV = "package a\n\nimport \"testing\"\n\nfunc TestV(t *testing.T) {\n\tif V() != 1 {\n\t\tt.Fatal(V())\n\t}\n}\n"
@@ -56,11 +69,9 @@ func commands(rep *Report) []string {
 // which tests did not run yet.
 func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 	dir := stagedModule(t, aTestV)
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 7 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	put(t, dir, "a/a.go", aGo("7", "2"))
 	rep := runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a")
 	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/a.TestV"}) {
 		t.Errorf("new failures %q", got)
 	}
@@ -76,11 +87,9 @@ func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 // A change that passes reads as the one run of both stages.
 func TestStagesPassingReadAsOneRun(t *testing.T) {
 	dir := stagedModule(t, aTestV)
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 2 - 1 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	put(t, dir, "a/a.go", aGo("2 - 1", "2"))
 	rep := runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a ./b")
 	last := rep.Checks[len(rep.Checks)-1]
 	if !last.Passed || last.Tests != 2 || !reflect.DeepEqual(last.Targets, []string{"./a", "./b"}) {
 		t.Errorf("passed %v, tests %d, targets %q", last.Passed, last.Tests, last.Targets)
@@ -93,11 +102,9 @@ func TestStagesPassingReadAsOneRun(t *testing.T) {
 // A fault only the importers' tests catch fails the one run, named there.
 func TestStagesImportersCatch(t *testing.T) {
 	dir := stagedModule(t, aTestV)
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 5 }\n")
+	put(t, dir, "a/a.go", aGo("1", "5"))
 	rep := runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a ./b")
 	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
 		t.Errorf("new failures %q; evidence %q", got, rep.Evidence)
 	}
@@ -111,11 +118,9 @@ func TestStagesImportersCatch(t *testing.T) {
 // catch the fault.
 func TestStagesOldFailureRunsTheImporters(t *testing.T) {
 	dir := stagedModule(t, aTestV+"\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken at HEAD\") }\n")
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 1 }\n\n// W is two.\nfunc W() int { return 5 }\n")
+	put(t, dir, "a/a.go", aGo("1", "5"))
 	rep := runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a", "go test ./b"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a", "go test ./b")
 	if got := ids(rep.AlreadyFailing); !reflect.DeepEqual(got, []string{"example.com/s/a.TestBroken"}) {
 		t.Errorf("already failing %q", got)
 	}
@@ -130,9 +135,7 @@ func TestStagesOldFailureRunsTheImporters(t *testing.T) {
 	// verify does not stop the importers for it: the two stages read as
 	// one run, classified as one.
 	rep = runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("second verify: checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a ./b")
 	if got := ids(rep.AlreadyFailing); !reflect.DeepEqual(got, []string{"example.com/s/a.TestBroken"}) {
 		t.Errorf("second verify: already failing %q", got)
 	}
@@ -148,12 +151,10 @@ func TestStagesOldFailureRunsTheImporters(t *testing.T) {
 // once would run packages side by side that -p 1 keeps apart.
 func TestStagesNotWithPackageParallelism(t *testing.T) {
 	dir := stagedModule(t, aTestV)
-	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int { return 7 }\n\n// W is two.\nfunc W() int { return 2 }\n")
+	put(t, dir, "a/a.go", aGo("7", "2"))
 	t.Setenv("GOFLAGS", "-mod=mod -p=1")
 	rep := runStagedModule(t, dir)
-	if got, want := commands(rep), []string{"go vet ./a ./b", "go test ./a ./b"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("checks %q, want %q", got, want)
-	}
+	wantCommands(t, rep, "go vet ./a ./b", "go test ./a ./b")
 	if rep.NotRun != nil {
 		t.Errorf("not run %q", rep.NotRun)
 	}
