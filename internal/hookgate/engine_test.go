@@ -232,3 +232,21 @@ func TestChainedOwnRunStandsIn(t *testing.T) {
 		})
 	}
 }
+
+// A check that writes into the project is named for it in the stop's
+// evidence, against the turn-start snapshot as against git.
+func TestStopNamesWhatTheChecksWrote(t *testing.T) {
+	dir := calcProject(t)
+	h := newHookCall(t, Claude, dir)
+	h.opts.Checks = []string{"echo run > left.out"}
+	if a := h.send("UserPromptSubmit", map[string]any{"prompt": "fix Add"}); len(a) != 0 {
+		t.Fatalf("turn start answered %v", a)
+	}
+	write(t, dir, "calc.go", "package calc\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n")
+	h.send("PostToolUse", map[string]any{"tool_name": "Edit", "tool_input": map[string]any{"file_path": filepath.Join(dir, "calc.go")}})
+	a := h.send("Stop", map[string]any{"stop_hook_active": false})
+	msg := str(a, "systemMessage")
+	if a["decision"] != nil || !strings.HasPrefix(msg, "Verified: ") || !strings.Contains(msg, "Note: the checks wrote files your change did not touch: left.out") {
+		t.Fatalf("what the check wrote is not named: %v", a)
+	}
+}
