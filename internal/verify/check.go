@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -209,7 +210,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	}
 	rn := runner.For(c.Runner)
 	col := rn.Collector(reportDir, c.Dir)
-	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: append(rn.Env(), env...)}
+	spec := run.Spec{Dir: c.Dir, Timeout: timeout, Purpose: run.Check, OutputCap: checkOutputCap, Stdout: col.Stdout(), Combined: true, Env: slices.Concat(rn.Env(), env)}
 	if c.Runner == detect.Pytest || c.Runner == detect.Unittest {
 		// Python trusts a cached .pyc whose source has the size and the
 		// mtime second it was compiled from, so a file changed within the
