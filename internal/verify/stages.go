@@ -2,6 +2,7 @@ package verify
 
 import (
 	"context"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -90,23 +91,14 @@ func (e *engine) runStaged(ctx context.Context, c detect.Check, sel selecttest.S
 // tests and failures, and the time the two took together.
 func mergeStages(whole selecttest.Selection, first, second CheckRun, took time.Duration) CheckRun {
 	m := second
-	m.Command, m.Targets, m.args = first.Command, whole.Targets, whole.Args
-	if shown := shownCommand(first.check, whole.Args); shown != "" {
-		m.Command = shown
-	}
+	m.Command, m.Targets, m.args = shownCommand(first.check, whole.Args), whole.Targets, whole.Args
 	if first.Tests >= 0 && second.Tests >= 0 {
 		m.Tests = first.Tests + second.Tests
 	}
-	m.passed = append(append([]Failure(nil), first.passed...), second.passed...)
+	m.passed = slices.Concat(first.passed, second.passed)
 	if len(first.secs) > 0 {
-		secs := map[string]float64{}
-		for k, v := range first.secs {
-			secs[k] = v
-		}
-		for k, v := range second.secs {
-			secs[k] = v
-		}
-		m.secs = secs
+		m.secs = maps.Clone(first.secs)
+		maps.Copy(m.secs, second.secs)
 	}
 	m.raw = first.raw + "\n" + second.raw
 	if len(first.Failures) > 0 {

@@ -290,15 +290,22 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 		targets = append(targets, goTarget(plan.byPath[ip].Rel))
 	}
 	sort.Strings(targets)
-	args, _ := runner.For(in.Check.Runner).NarrowTargets(in.Check.Dir, in.Check.Args, targets)
-	sel := narrowed(args, targets, widened)
 	pattern := goRunPattern(in, g, plan)
+	sel := goCommand(in.Check, targets, widened, pattern)
+	sel.Stages = goStages(in.Check, plan, widened, pattern)
+	return sel, nil
+}
+
+// goCommand is the related go test run of targets, with the -run pattern
+// if there is one.
+func goCommand(c detect.Check, targets, widened []string, pattern string) Selection {
+	args, _ := runner.For(c.Runner).NarrowTargets(c.Dir, c.Args, targets)
+	sel := narrowed(args, targets, widened)
 	if pattern != "" {
 		sel.Args = withRunPattern(sel.Args, pattern)
 		sel.Command, sel.RunPattern = shell.Join(sel.Args), pattern
 	}
-	sel.Stages = goStages(in.Check, plan, targets, widened, pattern)
-	return sel, nil
+	return sel
 }
 
 // goStages splits the selected packages into those the change is in and
@@ -306,45 +313,24 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 // by its own package's tests, and those take a fraction of the whole run
 // (zap: 1.4s of 3.3s for a zapcore change). nil when there is nothing to
 // split.
-func goStages(c detect.Check, pl *goPlan, targets, widened []string, pattern string) []Selection {
+func goStages(c detect.Check, pl *goPlan, widened []string, pattern string) []Selection {
 	var first, rest []string
-	for _, t := range targets {
-		p := pl.byRel(strings.TrimPrefix(t, "./"))
-		if p != nil && pattern != "" && !pl.runs[p.ImportPath] {
-			continue // the pattern names none of its tests
-		}
-		if p != nil && (pl.changed[p.ImportPath] || pl.testChanged[p.ImportPath]) {
+	for ip := range pl.selected {
+		switch t := goTarget(pl.byPath[ip].Rel); {
+		case pattern != "" && !pl.runs[ip]:
+			// The pattern names none of its tests.
+		case pl.changed[ip] || pl.testChanged[ip]:
 			first = append(first, t)
-		} else {
+		default:
 			rest = append(rest, t)
 		}
 	}
 	if len(first) == 0 || len(rest) == 0 {
 		return nil
 	}
-	stage := func(ts []string) Selection {
-		args, _ := runner.For(c.Runner).NarrowTargets(c.Dir, c.Args, ts)
-		s := narrowed(args, ts, widened)
-		if pattern != "" {
-			s.Args = withRunPattern(s.Args, pattern)
-			s.Command, s.RunPattern = shell.Join(s.Args), pattern
-		}
-		return s
-	}
-	return []Selection{stage(first), stage(rest)}
-}
-
-// byRel is the package in folder rel ("." for the root), or nil.
-func (pl *goPlan) byRel(rel string) *goPkg {
-	if rel == "" {
-		rel = "."
-	}
-	for _, p := range pl.byPath {
-		if p.Rel == rel {
-			return p
-		}
-	}
-	return nil
+	sort.Strings(first)
+	sort.Strings(rest)
+	return []Selection{goCommand(c, first, widened, pattern), goCommand(c, rest, widened, pattern)}
 }
 
 func goTarget(rel string) string {
