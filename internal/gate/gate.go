@@ -251,16 +251,6 @@ func (p *Policy) OnFinal(ctx context.Context, st *agent.TurnState, answer string
 	return d
 }
 
-// changedNow reads the turn's change set again, for the gate to name the
-// files its checks wrote (verify.Options.ChangedNow).
-func (t *turn) changedNow(ctx context.Context) ([]string, error) {
-	c, err := t.snap.Changes(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return c.All(), nil
-}
-
 func (p *Policy) turn() *turn {
 	p.mu.Lock()
 	defer p.mu.Unlock()

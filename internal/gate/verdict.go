@@ -45,7 +45,7 @@ func (p *Policy) gate(ctx context.Context, t *turn, st *agent.TurnState) agent.S
 		BaseSource:  t.snap,
 		Changed:     changed,
 		Added:       t.change.Added,
-		ChangedNow:  t.changedNow,
+		ChangedNow:  t.snap.ChangedPaths,
 		Top:         t.snap.Root(),
 		Checks:      p.opts.Checks,
 		TeamChecks:  p.opts.TeamChecks,

@@ -151,11 +151,7 @@ func (c *call) ruleStop(ctx context.Context) answer {
 	}
 	opts := c.verifyOptions()
 	opts.BaseSource, opts.Changed, opts.Added, opts.Top = tr.snap, changed, tr.change.Added, tr.snap.Root()
-	opts.ChangedNow = func(ctx context.Context) ([]string, error) {
-		// What the checks wrote beyond the change is named for it.
-		now, err := tr.snap.Rescan(ctx)
-		return now.All(), err
-	}
+	opts.ChangedNow = tr.snap.ChangedPaths // names what the checks wrote
 	opts.Prior = gate.PriorRuns(c.runsAt(tr.digest), 1)
 	rep, err := verify.Run(ctx, opts)
 	if err != nil {

@@ -227,6 +227,17 @@ func (s *Snapshot) Changes(ctx context.Context) (Change, error) {
 	return s.Rescan(ctx)
 }
 
+// ChangedPaths is Changes as the paths of every change, sorted: what a
+// gate asks after its checks ran, to name the files they wrote
+// (verify.Options.ChangedNow).
+func (s *Snapshot) ChangedPaths(ctx context.Context) ([]string, error) {
+	c, err := s.Changes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.All(), nil
+}
+
 // Rescan compares the whole current tree with the snapshot, whatever the
 // watcher says: the check a turn's final answer relies on.
 func (s *Snapshot) Rescan(ctx context.Context) (Change, error) {
