@@ -141,7 +141,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 // notRunNote names the dependents' tests a new failure in the changed
 // packages' own stopped, naming up to three of those: " The tests of the
 // packages that depend on ./a did not run yet (go test ./b ./c): they run
-// once these pass."
+// once these pass." The module's root package, ".", is named in words.
 func notRunNote(rep *Report) string {
 	if len(rep.NotRun) == 0 {
 		return ""
@@ -152,7 +152,13 @@ func notRunNote(rep *Report) string {
 	}
 	them := "them"
 	if last := rep.Stopped(); last != nil && len(last.Targets) > 0 && len(last.Targets) <= 3 {
-		them = strings.Join(last.Targets, ", ")
+		named := slices.Clone(last.Targets)
+		for i, t := range named {
+			if t == "." {
+				named[i] = "the root package"
+			}
+		}
+		them = strings.Join(named, ", ")
 	}
 	return " The tests of the packages that depend on " + them + " did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
 }

@@ -79,3 +79,21 @@ func TestEvidenceCutsALongFinding(t *testing.T) {
 		t.Errorf("the long finding is %d characters, want %d", n, maxNameLen)
 	}
 }
+
+// The not-run note names the changed packages, the module's root in words.
+func TestNotRunNoteNamesTheRootPackage(t *testing.T) {
+	for _, c := range []struct {
+		targets []string
+		want    string
+	}{
+		{[]string{"."}, "depend on the root package did not run yet (go test ./b ./c)"},
+		{[]string{".", "./a"}, "depend on the root package, ./a did not run yet"},
+		{[]string{"./a"}, "depend on ./a did not run yet"},
+		{[]string{"./a", "./b", "./c", "./d"}, "depend on them did not run yet"},
+	} {
+		rep := &Report{Checks: []CheckRun{{Targets: c.targets}}, NotRun: []string{"go test ./b ./c"}}
+		if got := notRunNote(rep); !strings.Contains(got, c.want) {
+			t.Errorf("targets %q: %q, want it to hold %q", c.targets, got, c.want)
+		}
+	}
+}
