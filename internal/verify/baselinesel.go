@@ -1,8 +1,6 @@
 package verify
 
 import (
-	"bufio"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -114,7 +112,7 @@ func narrowGoTest(base baseTree, args []string, fs []Failure) ([]string, bool) {
 	if len(args) < 2 || args[0] != "go" || args[1] != "test" || hasFlag(args[2:]) {
 		return nil, false
 	}
-	mod := goModulePath(dir)
+	mod := runner.ModulePath(dir)
 	if mod == "" {
 		return nil, false
 	}
@@ -301,22 +299,6 @@ func hasFlag(args []string) bool {
 func hasGoFiles(dir string) bool {
 	m, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	return len(m) > 0
-}
-
-// goModulePath reads the module line of dir's go.mod.
-func goModulePath(dir string) string {
-	f, err := os.Open(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module"); ok {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
 }
 
 func sortedSet(set map[string]bool) []string {

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
@@ -137,7 +141,29 @@ func replacePattern(args []string, pattern string, targets []string) []string {
 	return out
 }
 
-func (goTest) Collector(string, string) Collector { return &goJSON{tests: map[string]*goTestRun{}} }
+func (goTest) Collector(_, dir string) Collector {
+	return &goJSON{tests: map[string]*goTestRun{}, module: ModulePath(dir)}
+}
+
+// ModulePath is the module path dir's go.mod declares, "" without one.
+func ModulePath(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
+}
+
+// shownPackage is how a failure names a package below the root of the
+// module the check runs in: by its folder, as the command names it
+// ("./prometheus/collectors"); the root package, and any package of
+// another module, by import path. The failure's ID keeps the import path.
+func shownPackage(module, pkg string) string {
+	if rest, ok := strings.CutPrefix(pkg, module+"/"); ok && module != "" {
+		return "./" + rest
+	}
+	return pkg
+}
 
 // goJSONText turns `go test -json` output back into the text it carries;
 // other output is returned unchanged.
@@ -174,6 +200,7 @@ type goJSON struct {
 	failed   []*goTestRun
 	pkgFail  []string
 	build    map[string]bool
+	module   string // the module path of the check's folder, for names
 	ran      int
 	text     *run.Capped
 	failText bytes.Buffer
@@ -309,11 +336,11 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		if pkgsWithTests[p] {
 			continue
 		}
-		name := p
+		id, name := p, shownPackage(g.module, p)
 		if g.build[p] {
-			name += " [build failed]"
+			id, name = id+" [build failed]", name+" [build failed]"
 		}
-		o.Failures = append(o.Failures, Failure{ID: name, Name: name})
+		o.Failures = append(o.Failures, Failure{ID: id, Name: name})
 	}
 	if len(o.Failures) == 0 && res.ExitCode != 0 {
 		// The go command stopped before building anything (a go.sum
