@@ -3,7 +3,9 @@ package verify
 import (
 	"context"
 	"slices"
+	"strings"
 
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
@@ -29,6 +31,9 @@ const flakyNote = "flaky: it passed when run again, alone and among the others, 
 // breaking it.
 func (e *engine) rerunNew(ctx context.Context, last *CheckRun, newF []Failure) (stillNew, flaky []Failure, err error) {
 	if len(newF) == 0 || len(newF) > maxFlakyCheck || len(last.args) == 0 {
+		return newF, nil, nil
+	}
+	if !slices.ContainsFunc(newF, func(f Failure) bool { return mayBeFlaky(last.check.Runner, f) }) {
 		return newF, nil, nil
 	}
 	sel := selecttest.Selection{Scope: last.Scope, Args: last.args, Targets: last.Targets, Command: last.Command}
@@ -67,6 +72,18 @@ func (e *engine) rerunNew(ctx context.Context, last *CheckRun, newF []Failure) (
 		stillNew = []Failure{}
 	}
 	return stillNew, flaky, nil
+}
+
+// mayBeFlaky reports whether failure f of a check by runner could pass
+// when run again on the same tree. go vet's findings cannot: the same
+// files give the same analysis. Nor can a test package that did not
+// compile (go test's and cargo's "[build failed]"). A re-run of those
+// would only repeat them, at the cost of one more vet or build.
+func mayBeFlaky(r detect.Runner, f Failure) bool {
+	if r == detect.GoVet {
+		return false
+	}
+	return !strings.HasSuffix(f.ID, " [build failed]")
 }
 
 // passedIn returns the failures of want that cr ran and passed: named
