@@ -73,7 +73,7 @@ func (e *engine) runCheck(ctx context.Context, index int, c detect.Check, sel se
 	}
 	if c.Runner == detect.Go && sel.RunPattern == "" && !cr.TimedOut {
 		// How long whole packages take decides whether a -run pattern pays.
-		selecttest.RecordGoTestTimes(c.Dir, cr.raw)
+		selecttest.RecordGoTestTimes(c, cr.raw)
 	}
 	if c.Runner == detect.Pytest && !cr.TimedOut {
 		// How long whole files take decides whether node ids pay.
@@ -235,6 +235,12 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 		spec.Shell, cr.Command = c.Command, c.Command
 	} else {
 		spec.Args, cr.Command = col.Args(sel.Args), shownCommand(c, sel.Args)
+		if d := e.hangGuard(c, sel); d > 0 {
+			// Not in the command shown: it is chanto's guard, not the
+			// check's (hangguard.go).
+			spec.Args = afterWord(spec.Args, "test", "-timeout="+d.String())
+			cr.HangLimitSecs = int(d.Seconds())
+		}
 		spec.Approve = shell.Join(sel.Args)
 	}
 	runEnv := spec.Env

@@ -242,6 +242,9 @@ type CheckRun struct {
 	FromModelRun bool `json:"from_model_run,omitempty"`
 	// Team is the team check's name ([[team_checks]]); empty for others.
 	Team string `json:"team,omitempty"`
+	// HangLimitSecs is the -timeout chanto gave go test, in seconds, from
+	// the packages' earlier times (hangguard.go); 0 when it set none.
+	HangLimitSecs int `json:"hang_limit_secs,omitempty"`
 
 	// passed are the tests the runner reported passing (a goal's named
 	// tests read them).

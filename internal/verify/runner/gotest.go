@@ -48,6 +48,27 @@ func (g goTest) Recognize(args []string) (Invocation, bool) {
 	return g.read(args, 2), true
 }
 
+// GoTestPackages are the package words of a go test command line (the
+// words after "go test" that are no flag or flag value), filters or not.
+func GoTestPackages(args []string) []string {
+	if at(args, 1) != "test" {
+		return nil
+	}
+	var out []string
+	for i := 2; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w == "--" || w == "-args":
+			return out
+		case !strings.HasPrefix(w, "-"):
+			out = append(out, w)
+		case !strings.Contains(w, "=") && slices.Contains(goTestBase.flags.Valued, w):
+			i++
+		}
+	}
+	return out
+}
+
 var (
 	goNoTestFiles = regexp.MustCompile(`(?m)^\?\s+\S+\s+\[no test files\]$`)
 	goRanPackage  = regexp.MustCompile(`(?m)^(ok|FAIL|---|panic|=== RUN)`)
@@ -182,6 +203,20 @@ func goJSONText(out []byte) []byte {
 		}
 	}
 	return text.Bytes()
+}
+
+// goTimedOut is how a test binary stopped by go test's -timeout begins
+// its panic.
+var goTimedOut = regexp.MustCompile(`(?m)^panic: test timed out after (\S+)$`)
+
+// crashNote says why a test running when its binary died did not finish:
+// go test's -timeout, or the binary's death (a stack overflow, a panic in
+// another goroutine).
+func crashNote(out []byte) string {
+	if m := goTimedOut.FindSubmatch(out); m != nil {
+		return " (did not finish: go test's -timeout of " + string(m[1]) + " stopped it)"
+	}
+	return " (did not finish: its test binary died)"
 }
 
 // ---- go test -json ----
@@ -328,7 +363,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 			name = path.Base(t.pkg) + "." + t.name
 		}
 		if t.crashed {
-			name += " (did not finish: its test binary died)"
+			name += crashNote(t.out)
 		}
 		o.Failures = append(o.Failures, Failure{ID: t.pkg + "." + t.name, Name: name})
 	}
@@ -351,7 +386,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 	// only died with their binary come after the ones that failed, so the
 	// evidence names the test that broke first (on uber-go/zap a panic in
 	// one test was listed after four parallel tests it took down).
-	dnf := func(f Failure) bool { return strings.HasSuffix(f.Name, " (did not finish: its test binary died)") }
+	dnf := func(f Failure) bool { return strings.Contains(f.Name, " (did not finish: ") }
 	sort.SliceStable(o.Failures, func(i, j int) bool {
 		a, b := o.Failures[i], o.Failures[j]
 		if dnf(a) != dnf(b) {

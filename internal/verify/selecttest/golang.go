@@ -240,7 +240,7 @@ func lastLine(out []byte) string {
 }
 
 // goGraphToNarrow loads the module's package graph for go test and go vet
-// alike. With no graph it returns the selection to use instead: the whole
+// alike, and the selection to use instead of narrowing, if any: the whole
 // module when the project has too few test files for narrowing to pay.
 func goGraphToNarrow(ctx context.Context, r *run.Runner, in Input) (*goGraph, Selection, error) {
 	g, err := goGraphFor(ctx, r, in.Check.Dir)
@@ -252,29 +252,41 @@ func goGraphToNarrow(ctx context.Context, r *run.Runner, in Input) (*goGraph, Se
 		tests += p.TestFiles
 	}
 	if tests <= MinTestFiles {
-		return nil, fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
+		return g, fullSelection(in.Check, scope.Count(scope.FewTestFiles, MinTestFiles)), nil
 	}
 	return g, Selection{}, nil
 }
 
 // selectGo narrows `go test ./...` to the packages whose tests reach the
-// change.
+// change. A full run names the packages with tests it covers (Packages).
 func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
+	g, sel, err := selectGoIn(ctx, r, in)
+	if err == nil && g != nil && sel.Full {
+		for _, p := range g.Packages {
+			if p.TestFiles > 0 {
+				sel.Packages = append(sel.Packages, p.ImportPath)
+			}
+		}
+	}
+	return sel, err
+}
+
+func selectGoIn(ctx context.Context, r *run.Runner, in Input) (*goGraph, Selection, error) {
 	g, full, err := goGraphToNarrow(ctx, r, in)
-	if g == nil {
-		return full, err
+	if err != nil || full.Full {
+		return g, full, err
 	}
 	scan := scanGoTests(in.Check.Dir, g)
 	plan, reason := planGo(g, in, scan.readers)
 	if !reason.IsZero() {
-		return fullSelection(in.Check, reason), nil
+		return g, fullSelection(in.Check, reason), nil
 	}
 	widened := plan.widen(g, scan)
 	if f := plan.uncovered(toSet(in.Added)); f != "" {
-		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests, f)), nil
+		return g, fullSelection(in.Check, scope.Because(scope.NoRelatedTests, f)), nil
 	}
 	if len(plan.selected) == 0 {
-		return fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), nil
+		return g, fullSelection(in.Check, scope.Because(scope.NoRelatedTests)), nil
 	}
 	withTests := 0
 	for _, p := range g.Packages {
@@ -283,7 +295,7 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 		}
 	}
 	if len(plan.selected) == withTests {
-		return fullSelection(in.Check, scope.For(scope.ReachesAll, "test package")), nil
+		return g, fullSelection(in.Check, scope.For(scope.ReachesAll, "test package")), nil
 	}
 	targets := make([]string, 0, len(plan.selected))
 	for ip := range plan.selected {
@@ -293,7 +305,7 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	pattern := goRunPattern(in, g, plan)
 	sel := goCommand(in.Check, targets, widened, pattern)
 	sel.Stages = goStages(in.Check, plan, widened, pattern)
-	return sel, nil
+	return g, sel, nil
 }
 
 // goCommand is the related go test run of targets, with the -run pattern

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -132,6 +133,10 @@ func TestGoSmallProjectRunsFull(t *testing.T) {
 	if sel.Command != "go test ./..." {
 		t.Fatalf("command = %q", sel.Command)
 	}
+	// The packages with tests it runs, for the hang guard.
+	if !reflect.DeepEqual(sel.Packages, []string{"example.com/s/a"}) {
+		t.Errorf("packages %q", sel.Packages)
+	}
 }
 
 func TestGoEveryPackageIsFull(t *testing.T) {
@@ -144,6 +149,9 @@ func TestGoEveryPackageIsFull(t *testing.T) {
 	writeTree(t, dir, files)
 	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"base/base.go"}})
 	wantFull(t, sel, "the change reaches every test package")
+	if len(sel.Packages) != 21 {
+		t.Errorf("packages %q", sel.Packages)
+	}
 }
 
 func TestGoBrokenModuleIsAnError(t *testing.T) {

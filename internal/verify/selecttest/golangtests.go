@@ -71,7 +71,7 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 		return "", "the check already filters tests"
 	}
 	if MinRunPatternSecs > 0 {
-		times := goTestTimes(in.Check.Dir)
+		times := GoTestTimes(in.Check)
 		secs := 0.0
 		for ip := range pl.selected {
 			secs += times[ip]

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -382,7 +383,7 @@ func TestGoRunPatternPays(t *testing.T) {
 	if why := LastGoRunStats().Why; why != "the selected packages' tests took 0s when last run whole (under 2s)" {
 		t.Fatalf("why = %q", why)
 	}
-	RecordGoTestTimes(dir, "ok  \texample.com/c/calc\t0.5s\nFAIL\texample.com/c/shape\t1.6s\nok  \texample.com/c/p01\t9.0s\n")
+	RecordGoTestTimes(goCheck(dir), "ok  \texample.com/c/calc\t0.5s\nFAIL\texample.com/c/shape\t1.6s\nok  \texample.com/c/p01\t9.0s\n")
 	sel = selectWith(t, dir, base, "calc/calc.go", "return a * b", "return a / b")
 	wantNarrow(t, sel, "go test -run '^(TestAdd|TestMul|TestSum)$' ./calc ./shape")
 }
@@ -419,5 +420,17 @@ func TestGoStages(t *testing.T) {
 				t.Errorf("%s: stages %q, want %q", sel.Command, got, c.want)
 			}
 		})
+	}
+}
+
+// A run that go test's -timeout stopped records no failed package's time:
+// the limit's time would widen the next run's limit.
+func TestRecordGoTestTimesLeavesOutATimeout(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	RecordGoTestTimes(goCheck(dir), "ok  \tm/a\t0.5s\nFAIL\tm/b\t0.2s\n")
+	RecordGoTestTimes(goCheck(dir), "panic: test timed out after 1m0s\n\trunning tests:\n\t\tTestB (1m0s)\nFAIL\tm/b\t60.012s\nok  \tm/c\t0.1s\n")
+	if got, want := GoTestTimes(goCheck(dir)), map[string]float64{"m/a": 0.5, "m/b": 0.2, "m/c": 0.1}; !maps.Equal(got, want) {
+		t.Errorf("times %v, want %v", got, want)
 	}
 }

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
 // A -run pattern saves only the time the left-out tests would have run:
@@ -30,28 +32,50 @@ var goPackageLine = regexp.MustCompile(`(?m)^(?:ok|FAIL)\s+(\S+)\s+([0-9]+(?:\.[
 var testTimesMu sync.Mutex
 
 // testTimesFile is where the recorded test times of dir's packages or
-// files are kept, kind "go" or "py".
-func testTimesFile(kind, dir string) string {
+// files are kept, kind "go" or "py", for runs with the flags in extra.
+func testTimesFile(kind, dir, extra string) string {
 	abs, _ := filepath.Abs(dir)
+	if extra != "" {
+		abs += "\x00" + extra
+	}
 	sum := sha256.Sum256([]byte(abs))
 	return filepath.Join(config.Home(), "cache", "selecttest", kind+"times-"+hex.EncodeToString(sum[:8])+".json")
 }
 
+// goTimesPlace is the record of check c's go test times: per folder and
+// per the flags the check and GOFLAGS give go test (-short, -race, -count
+// change how long the same packages take), so a check's record is of
+// runs like its own.
+func goTimesPlace(c detect.Check) string {
+	var flags []string
+	for _, a := range c.Args {
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		}
+	}
+	return testTimesFile("go", c.Dir, strings.Join(flags, " ")+"\x00"+os.Getenv("GOFLAGS"))
+}
+
 // RecordGoTestTimes remembers how long each package's tests took in a run
-// of go test in dir, from its output. Only runs of whole packages (no -run
-// pattern) should be recorded.
-func RecordGoTestTimes(dir, output string) {
+// of check c, from its output. Only runs of whole packages (no -run
+// pattern) should be recorded. A run that go test's -timeout stopped
+// records no failed package: its time is the limit's, not the tests'.
+func RecordGoTestTimes(c detect.Check, output string) {
 	ms := goPackageLine.FindAllStringSubmatch(output, -1)
 	if len(ms) == 0 {
 		return
 	}
+	stopped := strings.Contains(output, "panic: test timed out after ")
 	times := map[string]float64{}
 	for _, m := range ms {
+		if stopped && strings.HasPrefix(m[0], "FAIL") {
+			continue
+		}
 		if secs, err := strconv.ParseFloat(m[2], 64); err == nil {
 			times[m[1]] = secs
 		}
 	}
-	recordTimes(testTimesFile("go", dir), times)
+	recordTimes(goTimesPlace(c), times)
 }
 
 // recordTimes merges times into the record in file; a record that cannot
@@ -76,11 +100,12 @@ func recordTimes(file string, times map[string]float64) {
 	}
 }
 
-// goTestTimes returns the recorded test times of dir's packages.
-func goTestTimes(dir string) map[string]float64 {
+// GoTestTimes returns the recorded test times of check c's packages, in
+// seconds by import path.
+func GoTestTimes(c detect.Check) map[string]float64 {
 	testTimesMu.Lock()
 	defer testTimesMu.Unlock()
-	return readTimes(testTimesFile("go", dir))
+	return readTimes(goTimesPlace(c))
 }
 
 func readTimes(file string) map[string]float64 {

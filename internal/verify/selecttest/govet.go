@@ -21,7 +21,7 @@ func init() { analyzers[detect.GoVet] = selectGoVet }
 // package to its importers. The usual rules force the whole module.
 func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	g, full, err := goGraphToNarrow(ctx, r, in)
-	if g == nil {
+	if err != nil || full.Full {
 		return full, err
 	}
 	changed, reason := vetChanged(g, in)

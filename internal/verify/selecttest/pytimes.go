@@ -42,7 +42,7 @@ func RecordPytestTimes(dir string, secs map[string]float64, targets []string) {
 			times[file] += s
 		}
 	}
-	recordTimes(testTimesFile("py", dir), times)
+	recordTimes(testTimesFile("py", dir, ""), times)
 }
 
 // pyNodesPay reports whether running node ids below the selected files
@@ -55,7 +55,7 @@ func pyNodesPay(dir string, files []string) bool {
 // never run whole).
 func pytestSecs(dir string, files []string) float64 {
 	testTimesMu.Lock()
-	times := readTimes(testTimesFile("py", dir))
+	times := readTimes(testTimesFile("py", dir, ""))
 	testTimesMu.Unlock()
 	sum := 0.0
 	for _, f := range files {

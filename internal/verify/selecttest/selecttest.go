@@ -69,6 +69,9 @@ type Selection struct {
 	// Each stage is a Selection of its own with the same scope and
 	// pattern; together they run what Args runs.
 	Stages []Selection
+	// Packages, for a full go test run whose module graph was read, are
+	// the import paths of the packages with tests it runs.
+	Packages []string
 }
 
 // MaxChangedFiles is the largest change set that is still narrowed.
