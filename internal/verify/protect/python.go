@@ -7,11 +7,13 @@ import (
 
 // pyAnalyzer extracts pytest and unittest tests with tree-sitter-python.
 type pyAnalyzer struct {
-	names  *pyNaming
-	helper bool
-	src    []byte
-	tk     *tokenizer
-	m      *fileModel
+	names *pyNaming
+	// classes names the module's classes whose test methods run.
+	classes map[string]bool
+	helper  bool
+	src     []byte
+	tk      *tokenizer
+	m       *fileModel
 }
 
 func analyzePython(src []byte, pt parsed, names *pyNaming) *fileModel {
@@ -55,6 +57,7 @@ func analyzePython(src []byte, pt parsed, names *pyNaming) *fileModel {
 		}
 	}
 	m.markers = append(m.markers, inherited...)
+	a.classes = a.testClasses(root)
 	a.block(root, "", nil, false)
 	return m
 }
@@ -109,7 +112,8 @@ func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestCla
 		}
 		switch def.kind {
 		case "class_definition":
-			if !a.names.class(name) && !a.isTestCase(def) && !a.names.support {
+			collected := a.names.class(name) || a.isTestCase(def) || (prefix == "" && a.classes[name])
+			if !collected && !a.names.support {
 				continue
 			}
 			own := a.decoMarkers(decos)
@@ -186,6 +190,69 @@ func pyNameMatches(opts []string, name string) bool {
 func (a *pyAnalyzer) isTestCase(def *node) bool {
 	sup := def.child("superclasses")
 	return sup != nil && strings.Contains(sup.text(a.src), "TestCase")
+}
+
+// testClasses names the module's classes whose test methods run: those
+// pytest or unittest collect (Test*, a TestCase subclass, also through
+// classes of the file) and every class of the file they inherit from, so
+// a mixin's tests count (cachetools' DecoratorTestMixin runs in five
+// TestCase classes). Bases imported from another module are not followed.
+func (a *pyAnalyzer) testClasses(root *node) map[string]bool {
+	bases := map[string][]string{}
+	defs := map[string]*node{}
+	for _, st := range root.children {
+		def := st
+		if st.kind == "decorated_definition" {
+			def = st.child("definition")
+		}
+		if def == nil || def.kind != "class_definition" || def.child("name") == nil {
+			continue
+		}
+		name := def.child("name").text(a.src)
+		defs[name], bases[name] = def, nil
+		if sup := def.child("superclasses"); sup != nil {
+			for _, b := range sup.namedChildren() {
+				if b.kind == "identifier" {
+					bases[name] = append(bases[name], b.text(a.src))
+				}
+			}
+		}
+	}
+	isCase := map[string]bool{}
+	for grew := true; grew; {
+		grew = false
+		for name, def := range defs {
+			if !isCase[name] && (a.isTestCase(def) || anyIn(bases[name], isCase)) {
+				isCase[name], grew = true, true
+			}
+		}
+	}
+	out := map[string]bool{}
+	var mark func(name string)
+	mark = func(name string) {
+		if out[name] || defs[name] == nil {
+			return
+		}
+		out[name] = true
+		for _, b := range bases[name] {
+			mark(b)
+		}
+	}
+	for name := range defs {
+		if isCase[name] || a.names.class(name) {
+			mark(name)
+		}
+	}
+	return out
+}
+
+func anyIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if set[n] {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *pyAnalyzer) test(outer, def *node, decos []*node, name, simple string, inherited []marker) {
