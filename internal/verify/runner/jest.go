@@ -69,9 +69,10 @@ func (jest) NarrowTests(dir string, args []string, tests []Failure) ([]string, b
 	return withExtraArgs(args, "-t", pattern), true
 }
 
-// jsNamePattern is the -t pattern '^(a|b)$' over the failing tests' full
-// names; ok is false when the arguments do not reach the runner or a
-// failure is not a test (a suite that failed to run).
+// jsNamePattern is the -t pattern '^(a|b)( \(with seed=N\))?$' over the
+// failing tests' full names, with any fast-check seed (see testName); ok
+// is false when the arguments do not reach the runner or a failure is not
+// a test (a suite that failed to run).
 func jsNamePattern(dir string, args []string, tests []Failure, prog string) (string, bool) {
 	if !slices.ContainsFunc(args, func(a string) bool { return path.Base(a) == prog }) && !(path.Base(at(args, 0)) == "npm" && plainTestScript(dir)) {
 		return "", false
@@ -86,7 +87,20 @@ func jsNamePattern(dir string, args []string, tests []Failure, prog string) (str
 	if len(names) == 0 {
 		return "", false
 	}
-	return "^(" + strings.Join(names, "|") + ")$", true
+	return "^(" + strings.Join(names, "|") + ")" + anySeed + "$", true
+}
+
+// fastCheckSeed is the " (with seed=N)" that @fast-check/jest's and
+// @fast-check/vitest's test.prop end a test's name with, N random each
+// run and negative too; anySeed matches it in a -t pattern (JS syntax).
+var fastCheckSeed = regexp.MustCompile(` \(with seed=-?\d+\)$`)
+
+const anySeed = `( \(with seed=-?\d+\))?`
+
+// testName is a jest or vitest test's full name without a fast-check
+// seed, so that runs (and the base's) name the same test alike.
+func testName(full string) string {
+	return fastCheckSeed.ReplaceAllString(strings.TrimSpace(full), "")
 }
 
 // failingFiles are the test files of failures named "file › test" (from
@@ -213,7 +227,7 @@ func parseJestText(line string, o *Outcome) {
 	} else if m := vitestFailText.FindStringSubmatch(line); m != nil {
 		name = strings.ReplaceAll(m[1], " > ", " ")
 	}
-	if name != "" {
+	if name = testName(name); name != "" {
 		o.Failures = appendUnique(o.Failures, Failure{ID: name, Name: name})
 	}
 }
@@ -251,14 +265,14 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 		anyFailed := false
 		for _, a := range tr.AssertionResults {
 			if a.Status == "passed" {
-				name := strings.TrimSpace(a.FullName)
+				name := testName(a.FullName)
 				o.Passed = append(o.Passed, Failure{ID: file + " › " + name, Name: name})
 			}
 			if a.Status != "failed" {
 				continue
 			}
 			anyFailed = true
-			name := strings.TrimSpace(a.FullName)
+			name := testName(a.FullName)
 			o.Failures = append(o.Failures, Failure{ID: file + " › " + name, Name: name})
 			for _, m := range a.FailureMessages {
 				if ex.Len() < 16<<10 {

@@ -127,7 +127,7 @@ func TestJSNarrowTests(t *testing.T) {
 		{ID: "test/a.test.js › a (x) works", Name: "a (x) works"},
 		{ID: "test/new.test.js › new works", Name: "new works"},
 	}
-	pattern := `^(b works|a \(x\) works|new works)$`
+	pattern := `^(b works|a \(x\) works|new works)( \(with seed=-?\d+\))?$`
 	cases := []struct {
 		r    Name
 		args []string
@@ -141,7 +141,7 @@ func TestJSNarrowTests(t *testing.T) {
 		{Jest, []string{"npm", "test"}, failures,
 			[]string{"npm", "test", "--", "--runTestsByPath", "test/a.test.js", "test/b.test.js", "-t", pattern}},
 		{Jest, []string{"npx", "jest"}, []Failure{{ID: "b works", Name: "b works"}},
-			[]string{"npx", "jest", "-t", "^(b works)$"}},
+			[]string{"npx", "jest", "-t", `^(b works)( \(with seed=-?\d+\))?$`}},
 		{Vitest, []string{"npx", "vitest", "related", "--run", "--reporter", "dot", "src/a.ts"}, failures,
 			[]string{"npx", "vitest", "run", "--reporter", "dot", "test/a.test.js", "test/b.test.js", "-t", pattern}},
 		{Vitest, []string{"npx", "vitest", "run"}, failures,
