@@ -209,6 +209,24 @@ func goJSONText(out []byte) []byte {
 // its panic.
 var goTimedOut = regexp.MustCompile(`(?m)^panic: test timed out after (\S+)$`)
 
+// runsWithin reports whether test name of pkg begins inside another
+// test: a top-level name while another top-level test of pkg runs and
+// is not paused (testing.RunTests called by a test), or a subtest of a
+// test that began that way.
+func (g *goJSON) runsWithin(pkg, name string) bool {
+	top, _, sub := strings.Cut(name, "/")
+	if sub {
+		t := g.tests[pkg+"\x00"+top]
+		return t != nil && t.nested
+	}
+	for _, t := range g.tests {
+		if t.pkg == pkg && !strings.Contains(t.name, "/") && !t.paused {
+			return true
+		}
+	}
+	return false
+}
+
 // crashNote says why a test running when its binary died did not finish:
 // go test's -timeout, or the binary's death (a stack overflow, a panic in
 // another goroutine).
@@ -226,6 +244,17 @@ type goTestRun struct {
 	out       []byte
 	failed    bool
 	crashed   bool // running when the test binary died
+	// own is set when the test printed a line of its own (t.Error's
+	// message, t.Log's), beyond the framing of its result and its
+	// subtests': a parent that failed that way failed itself too.
+	own bool
+	// paused is set between a parallel test's PAUSE and CONT.
+	paused bool
+	// nested is set for a test that began while another top-level test
+	// of its package ran (not paused): a test of a test framework ran it
+	// through testing.RunTests, meant to fail or not, and so for its
+	// subtests.
+	nested bool
 }
 
 type goJSON struct {
@@ -307,10 +336,21 @@ func (g *goJSON) line(b []byte) {
 		if ev.Action == "output" && strings.Contains(ev.Output, "[build failed]") {
 			g.build[ev.Package] = true
 		}
+
 	case ev.Action == "run":
 		g.ran++
-		g.tests[key] = &goTestRun{pkg: ev.Package, name: ev.Test}
+		g.tests[key] = &goTestRun{pkg: ev.Package, name: ev.Test, nested: g.runsWithin(ev.Package, ev.Test)}
 	case ev.Action == "output":
+		if t := g.tests[key]; t != nil {
+			switch {
+			case strings.HasPrefix(ev.Output, "=== PAUSE "):
+				t.paused = true
+			case strings.HasPrefix(ev.Output, "=== CONT "):
+				t.paused = false
+			case !strings.HasPrefix(ev.Output, "=== ") && !strings.HasPrefix(strings.TrimSpace(ev.Output), "--- "):
+				t.own = true
+			}
+		}
 		if t := g.tests[key]; t != nil && len(t.out) < 8<<10 && !strings.HasPrefix(ev.Output, "=== ") {
 			t.out = append(t.out, ev.Output...)
 		}
@@ -339,23 +379,58 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		// The tail alone may have lost the failing tests' output.
 		o.Excerpt = g.failText.String()
 	}
-	// A failing subtest fails its parent too; name the leaf only.
+	// A test of a test framework runs tests meant to fail (testify's
+	// suite tests call testing.RunTests, or hand suite.Run a T of their
+	// own): those report failing inside a test that passed, or begin
+	// while another top-level test runs. They are no failures of the
+	// run, with the change or at the base.
+	passed := map[string]bool{}
+	for _, f := range g.passed {
+		passed[f.ID] = true
+	}
+	failed := slices.DeleteFunc(slices.Clone(g.failed), func(t *goTestRun) bool {
+		if t.nested {
+			return true
+		}
+		for n := t.name; strings.Contains(n, "/"); {
+			n = n[:strings.LastIndexByte(n, '/')]
+			if passed[t.pkg+"."+n] {
+				return true
+			}
+		}
+		return false
+	})
+	// A failing subtest fails its parent too; name the leaf only, and
+	// the parent as well when it failed itself (printed a line of its
+	// own): a subtest failing before the change must not hide a new
+	// failure in its parent's own checks.
 	parents := map[string]bool{}
-	for _, t := range g.failed {
+	for _, t := range failed {
 		for n := t.name; strings.Contains(n, "/"); {
 			n = n[:strings.LastIndexByte(n, '/')]
 			parents[t.pkg+"\x00"+n] = true
 		}
 	}
-	// The same test name in two packages is told apart by package name.
+	// The same test name in two packages is told apart by package name,
+	// whether the other one failed or passed.
 	count := map[string]int{}
-	for _, t := range g.failed {
-		count[t.name]++
+	seen := map[string]bool{}
+	for _, t := range failed {
+		if id := t.pkg + "." + t.name; !seen[id] {
+			seen[id] = true
+			count[t.name]++
+		}
+	}
+	for _, f := range g.passed {
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			count[f.Name]++
+		}
 	}
 	pkgsWithTests := map[string]bool{}
-	for _, t := range g.failed {
+	for _, t := range failed {
 		pkgsWithTests[t.pkg] = true
-		if parents[t.pkg+"\x00"+t.name] {
+		if parents[t.pkg+"\x00"+t.name] && (t.crashed || !t.own) {
 			continue
 		}
 		name := t.name
