@@ -18,13 +18,14 @@ func init() { analyzers[detect.GoVet] = selectGoVet }
 // new finding: the changed packages (test files included, vet reads them)
 // and every package that imports one of them, directly or not, from its
 // code or its tests, since vet's facts (a printf wrapper, say) flow from a
-// package to its importers. The usual rules force the whole module.
+// package to its importers. A package whose _test.go files alone changed
+// has no importer to look at again. The usual rules force the whole module.
 func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 	g, full, err := goGraphToNarrow(ctx, r, in)
 	if err != nil || full.Full {
 		return full, err
 	}
-	changed, reason := vetChanged(g, in)
+	changed, code, reason := vetChanged(g, in)
 	if !reason.IsZero() {
 		return fullSelection(in.Check, reason), nil
 	}
@@ -33,7 +34,9 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 	}
 	var targets []string
 	for _, p := range g.Packages {
-		if changed[p.ImportPath] || anyIn(p.Deps, changed) || anyIn(p.TestDeps, changed) {
+		// A change to a package's _test.go files alone gives no other
+		// package a fact: no other package links its tests.
+		if changed[p.ImportPath] || anyIn(p.Deps, code) || anyIn(p.TestDeps, code) {
 			targets = append(targets, goTarget(p.Rel))
 		}
 	}
@@ -47,13 +50,13 @@ func selectGoVet(ctx context.Context, r *run.Runner, in Input) (Selection, error
 
 // vetChanged maps the changed files to the packages vet must look at
 // again. A non-empty reason means the whole module is vetted.
-func vetChanged(g *goGraph, in Input) (map[string]bool, scope.Reason) {
+func vetChanged(g *goGraph, in Input) (changed, code map[string]bool, _ scope.Reason) {
 	byDir := map[string]*goPkg{}
 	for _, p := range g.Packages {
 		byDir[p.Rel] = p
 	}
 	added := toSet(in.Added)
-	changed := map[string]bool{}
+	changed, code = map[string]bool{}, map[string]bool{}
 	for _, f := range cleanChanged(in.Changed) {
 		if inNestedModule(in.Check.Dir, f) {
 			continue
@@ -63,6 +66,9 @@ func vetChanged(g *goGraph, in Input) (map[string]bool, scope.Reason) {
 		switch {
 		case p != nil && (isGo || contains(p.Files, path.Base(f))):
 			changed[p.ImportPath] = true
+			if !strings.HasSuffix(f, "_test.go") {
+				code[p.ImportPath] = true
+			}
 		case isGo && added[f]:
 			// A new file outside any package (a program behind a build
 			// tag) is in nothing vet looks at.
@@ -71,10 +77,10 @@ func vetChanged(g *goGraph, in Input) (map[string]bool, scope.Reason) {
 			// cheapest thing to vet (a check runs something).
 			changed[testdataOwner(byDir, f).ImportPath] = true
 		case isGo:
-			return nil, scope.Because(scope.InNoPackage, f)
+			return nil, nil, scope.Because(scope.InNoPackage, f)
 		default:
-			return nil, scope.For(scope.NotCode, "Go", f)
+			return nil, nil, scope.For(scope.NotCode, "Go", f)
 		}
 	}
-	return changed, scope.Reason{}
+	return changed, code, scope.Reason{}
 }

@@ -27,6 +27,8 @@ func TestGoVetSelection(t *testing.T) {
 		{"importers by code, by tests and programs", []string{"a/a.go"}, nil, "go vet ./a ./b ./c ./cmd/tool", ""},
 		{"an external test package's import", []string{"c/c.go"}, nil, "go vet ./c ./x", ""},
 		{"a changed test file is vetted with its package", []string{"b/b_test.go"}, nil, "go vet ./b", ""},
+		{"a test file alone gives importers no fact", []string{"a/a_test.go"}, nil, "go vet ./a", ""},
+		{"a test file beside code: the code's importers", []string{"a/a_test.go", "c/c.go"}, nil, "go vet ./a ./c ./x", ""},
 		{"a package without tests", []string{"notest/n.go"}, nil, "go vet ./notest", ""},
 		{"test data: its package only", []string{"d/testdata/in.txt"}, nil, "go vet ./d", ""},
 		{"nested module files belong to that module", []string{"d/d.go", "nested/n.go"}, nil, "go vet ./d", ""},
