@@ -119,13 +119,14 @@ func (d *Detector) doubt(file, runner, reason string) {
 // ShouldSnapshot reports whether a turn-start snapshot must keep p's bytes
 // so Compare can see tampering: test files, files that may hold tests
 // (any Rust or Java source), files a runner could collect under its
-// defaults, and harness files.
+// defaults, harness files, and expected-output files and input/expected
+// pairs of test folders.
 func (d *Detector) ShouldSnapshot(p string) bool {
 	switch langOf(p) {
 	case "rust", "java":
 		return true
 	}
-	return d.IsTestFile(p) || looksLikeJSTest(cleanPath(p)) || harnessKind(p) != "" || isGoldenFile(p) || d.mayBeSupport(p)
+	return d.IsTestFile(p) || looksLikeJSTest(cleanPath(p)) || harnessKind(p) != "" || isGoldenFile(p) || d.testDataPair(p) != "" || d.mayBeSupport(p)
 }
 
 func cleanPath(p string) string {
