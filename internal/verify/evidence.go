@@ -168,24 +168,29 @@ func notRunNote(rep *Report) string {
 const oldChecksHint = "set checks = [...] under [guardrails] to leave such a check out"
 
 // onlyOldEvidence is the evidence when every failure was failing before the
-// change: the checks that failed, then what ran after them and passed.
+// change: the checks that failed, then the ones that ran and passed, before
+// or after them (a changed project's tests, then a dependent red at HEAD).
 // "go vet ./... failed: x_test.go:12: … (already failing before this
 // change); go test ./a (3s) passed, related to your changes."
 func onlyOldEvidence(rep *Report, e *engine) string {
-	first := slices.IndexFunc(rep.Checks, func(c CheckRun) bool { return len(c.AlreadyFailing) > 0 })
 	text := oldChecks(rep.Checks, e)
-	var after []CheckRun
-	for _, c := range rep.Checks[first+1:] {
-		if c.Passed || c.NoTests && !c.Dependent || c.FromModelRun {
-			after = append(after, c)
+	first := slices.IndexFunc(rep.Checks, func(c CheckRun) bool { return len(c.AlreadyFailing) > 0 })
+	var passed []CheckRun
+	ranAfter := false
+	for i, c := range rep.Checks {
+		if len(c.AlreadyFailing) == 0 && (c.Passed || c.NoTests && !c.Dependent || c.FromModelRun) {
+			passed = append(passed, c)
+			ranAfter = ranAfter || i > first
 		}
 	}
-	if len(after) == 0 {
+	if len(passed) == 0 {
 		return text + "."
 	}
-	sub := &Report{Checks: after, Changed: rep.Changed, ChangeUnknown: rep.ChangeUnknown}
+	sub := &Report{Checks: passed, Changed: rep.Changed, ChangeUnknown: rep.ChangeUnknown}
 	text += "; " + passedList(sub, e) + " passed" + strings.TrimSuffix(scopeSuffix(sub, e), ".")
-	if hint := oldHint(rep); hint != "" {
+	// The hint is for an old check that others ran after: leaving it
+	// out would let them decide.
+	if hint := oldHint(rep); hint != "" && ranAfter {
 		return text + "; " + hint + "."
 	}
 	return text + "."

@@ -55,7 +55,7 @@ func TestRunEventsAndBaseline(t *testing.T) {
 	if rep.Verdict != NotVerified || len(rep.Checks) != 3 {
 		t.Fatalf("verdict %s, %d checks", rep.Verdict, len(rep.Checks))
 	}
-	want := regexp.MustCompile(`^⚠ Not verified: grep -q fixed state\.txt failed \(exit 1; already failing before this change\); echo after \([0-9.]+s\) passed \(configured checks\); ` + regexp.QuoteMeta(configuredOldHint) + `\.$`)
+	want := regexp.MustCompile(`^⚠ Not verified: grep -q fixed state\.txt failed \(exit 1; already failing before this change\); true \([0-9.]+s\), echo after \([0-9.]+s\) passed \(configured checks\); ` + regexp.QuoteMeta(configuredOldHint) + `\.$`)
 	if !want.MatchString(rep.Evidence) {
 		t.Errorf("evidence = %q\nwant %s", rep.Evidence, want)
 	}

@@ -180,6 +180,9 @@ type junitCase struct {
 	Failure   *struct{} `xml:"failure"`
 	Error     *struct{} `xml:"error"`
 	Skipped   *struct{} `xml:"skipped"`
+	// Collect is set, from chanto's plugin, for a collection that failed
+	// (a class or module pytest could not collect): its tests never ran.
+	Collect bool `xml:"-"`
 }
 
 type junitSuite struct {
@@ -234,8 +237,11 @@ func junitOutcome(o Outcome, cases []junitCase) Outcome {
 			continue
 		}
 		f := Failure{ID: c.Classname + "::" + c.Name, Name: pytestName(c.Classname, c.Name)}
-		if c.Classname == "" {
+		switch {
+		case c.Classname == "":
 			f = Failure{ID: c.Name, Name: c.Name + " (collection error)"}
+		case c.Collect:
+			f.Name += " (collection error)"
 		}
 		o.Failures = append(o.Failures, f)
 	}

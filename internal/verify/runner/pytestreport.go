@@ -271,7 +271,7 @@ func pytestCases(data []byte) ([]junitCase, error) {
 		case r.When == "collect":
 			c := opened(r.NodeID)
 			if r.Outcome == "failed" {
-				c.Error = mark
+				c.Error, c.Collect = mark, true
 			} else if r.Outcome == "skipped" {
 				c.Skipped = mark
 			}
