@@ -227,6 +227,10 @@ func (g *goJSON) runsWithin(pkg, name string) bool {
 	return false
 }
 
+// goPanicked is the first line of a test's panic that ended its test
+// binary.
+var goPanicked = regexp.MustCompile(`(?m)^panic: .*\[recovered`)
+
 // crashNote says why a test running when its binary died did not finish:
 // go test's -timeout, or the binary's death (a stack overflow, a panic in
 // another goroutine).
@@ -437,8 +441,11 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		if count[t.name] > 1 {
 			name = path.Base(t.pkg) + "." + t.name
 		}
-		if t.crashed {
+		switch {
+		case t.crashed:
 			name += crashNote(t.out)
+		case goPanicked.Match(t.out):
+			name += " (panicked: the tests after it in its package did not run)"
 		}
 		o.Failures = append(o.Failures, Failure{ID: t.pkg + "." + t.name, Name: name})
 	}
