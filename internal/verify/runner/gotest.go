@@ -254,6 +254,8 @@ type goTestRun struct {
 	own bool
 	// paused is set between a parallel test's PAUSE and CONT.
 	paused bool
+	// inPanic is set from the first line of a panic printed under it.
+	inPanic bool
 	// nested is set for a test that began while another top-level test
 	// of its package ran (not paused): a test of a test framework ran it
 	// through testing.RunTests, meant to fail or not, and so for its
@@ -351,7 +353,13 @@ func (g *goJSON) line(b []byte) {
 				t.paused = true
 			case strings.HasPrefix(ev.Output, "=== CONT "):
 				t.paused = false
-			case !strings.HasPrefix(ev.Output, "=== ") && !strings.HasPrefix(strings.TrimSpace(ev.Output), "--- "):
+			case strings.HasPrefix(ev.Output, "panic: "):
+				// A panic's trace is printed under the test
+				// whose tRunner it unwound through last (a
+				// subtest's under its parent): no line of the
+				// parent's own.
+				t.inPanic = true
+			case !t.inPanic && !strings.HasPrefix(ev.Output, "=== ") && !strings.HasPrefix(strings.TrimSpace(ev.Output), "--- "):
 				t.own = true
 			}
 		}
@@ -431,6 +439,24 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 			count[f.Name]++
 		}
 	}
+	panicked := map[string]bool{}
+	for _, t := range failed {
+		if goPanicked.Match(t.out) {
+			panicked[t.pkg+"\x00"+t.name] = true
+		}
+	}
+	// underPanic reports whether t or a test above it printed the
+	// panic that ended the binary.
+	underPanic := func(t *goTestRun) bool {
+		for n := t.name; ; n = n[:strings.LastIndexByte(n, '/')] {
+			if panicked[t.pkg+"\x00"+n] {
+				return true
+			}
+			if !strings.Contains(n, "/") {
+				return false
+			}
+		}
+	}
 	pkgsWithTests := map[string]bool{}
 	for _, t := range failed {
 		pkgsWithTests[t.pkg] = true
@@ -444,7 +470,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		switch {
 		case t.crashed:
 			name += crashNote(t.out)
-		case goPanicked.Match(t.out):
+		case underPanic(t):
 			name += " (panicked: the tests after it in its package did not run)"
 		}
 		o.Failures = append(o.Failures, Failure{ID: t.pkg + "." + t.name, Name: name})
