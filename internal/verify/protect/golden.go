@@ -119,12 +119,31 @@ func (d *detectorPair) testDataPair(p string) string {
 // changing a test's input to dodge a bug is as much tampering as changing
 // its expected output.
 func checkTestData(p, sibling string, b, a []byte) []Violation {
+	if b != nil && a == nil {
+		return []Violation{deleted(p, b, fmt.Sprintf("test data deleted: the expected output (or input) of a test beside %s is gone; %s", sibling, Instruction))}
+	}
 	return wholeFileChange(p, b, a, fmt.Sprintf("test data changed: the expected output (or input) of a test beside %s was rewritten; %s", sibling, Instruction))
 }
 
+// deleted reports an existing file of expected output (or test input)
+// that the change deleted: a test that walks its folder loses the case
+// without a failure (Python-Markdown's tests/basic), and one that reads
+// it by name fails only for a reason that says nothing of the change.
+func deleted(p string, b []byte, msg string) Violation {
+	v := Violation{File: p, Line: 1, Kind: ExpectedChanged, Message: msg}
+	if !isBinary(b) {
+		v.Before = lineAt(string(normalizeNewlines(b)), 1)
+	}
+	return v
+}
+
 // checkGolden reports changed or removed entries of an existing golden
-// file; new files and new snapshot entries are new expectations and fine.
+// file, or the file deleted; new files and new snapshot entries are new
+// expectations and fine.
 func checkGolden(p string, b, a []byte) []Violation {
+	if b != nil && a == nil {
+		return []Violation{deleted(p, b, "golden file deleted: the expected output is gone; "+Instruction)}
+	}
 	if b == nil || a == nil {
 		return nil
 	}

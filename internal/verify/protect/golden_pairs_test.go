@@ -94,7 +94,12 @@ func TestTestDataPairs(t *testing.T) {
 		{name: "expected name alone", base: goTree, cur: with(goTree, "format/testdata/run.out", "FAIL\n", "format/testdata/sum_expected.json", "{\"total\": 4}\n"),
 			want: []string{"format/testdata/run.out", "format/testdata/sum_expected.json"}, message: "golden file changed"},
 		{name: "go coverage profile", base: dirSource{"tests/coverage.out": "mode: set\n"}, cur: dirSource{"tests/coverage.out": "mode: count\n"}},
-		{name: "file deleted", base: md, cur: with(md, "tests/basic/auto-links.html", "-")},
+		{name: "expected output deleted", base: md, cur: with(md, "tests/basic/auto-links.html", "-"),
+			want: []string{"tests/basic/auto-links.html"}, message: "test data deleted: the expected output (or input) of a test beside auto-links.txt is gone"},
+		{name: "pair deleted", base: md, cur: with(md, "tests/basic/auto-links.html", "-", "tests/basic/auto-links.txt", "-"),
+			want: []string{"tests/basic/auto-links.html", "tests/basic/auto-links.txt"}},
+		{name: "golden file deleted", base: goTree, cur: with(goTree, "format/testdata/run.out", "-"),
+			want: []string{"format/testdata/run.out"}, message: "golden file deleted: the expected output is gone"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vs, err := Compare(tc.base, tc.cur, changedPaths(tc.base, tc.cur), Options{})
