@@ -28,8 +28,9 @@ type Scope struct {
 	// Reason says why.
 	Reason Reason
 	// Widened lists, for a related run, why tests that no import reaches
-	// were added ("./cmd/x: its tests run the project's programs"). The
-	// text of a related scope names them.
+	// were added ("./cmd/x: its tests run the project's programs"), and
+	// for a full run that reaches every test package, those among them.
+	// The scope's text names them.
 	Widened []string
 }
 

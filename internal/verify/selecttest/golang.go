@@ -295,7 +295,11 @@ func selectGoIn(ctx context.Context, r *run.Runner, in Input) (*goGraph, Selecti
 		}
 	}
 	if len(plan.selected) == withTests {
-		return g, fullSelection(in.Check, scope.For(scope.ReachesAll, "test package")), nil
+		// The packages no import reaches, if any, are why it reaches
+		// them all: "(including ./middleware: its tests read ..)".
+		full := fullSelection(in.Check, scope.For(scope.ReachesAll, "test package"))
+		full.Widened = widened
+		return g, full, nil
 	}
 	targets := make([]string, 0, len(plan.selected))
 	for ip := range plan.selected {

@@ -243,3 +243,20 @@ func TestGoGraphInWorkspace(t *testing.T) {
 		t.Fatalf("module %q with %d packages, want example.com/b with 2", g.Module, len(g.Packages))
 	}
 }
+
+// A full run that every test package is in names those no import reaches.
+func TestGoEveryPackageNamesTheWidened(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	files := map[string]string{"go.mod": "module example.com/e\n\ngo 1.22\n", "base/base.go": "package base\n",
+		"e2e/e2e.go":      "package e2e\n",
+		"e2e/e2e_test.go": "package e2e\n\nimport (\n\t\"os/exec\"\n\t\"testing\"\n)\n\nfunc TestBuild(t *testing.T) { _ = exec.Command(\"go\", \"build\", \"../base\") }\n"}
+	for i := 0; i < 21; i++ {
+		files[fmt.Sprintf("p%02d/p_test.go", i)] = fmt.Sprintf("package p%02d\n\nimport _ \"example.com/e/base\"\n", i)
+	}
+	writeTree(t, dir, files)
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"base/base.go"}})
+	if want := "the change reaches every test package (including ./e2e: its tests read base/base.go)"; !sel.Full || sel.Scope.String() != want {
+		t.Errorf("full %v, reason %q, want %q", sel.Full, sel.Scope.String(), want)
+	}
+}
