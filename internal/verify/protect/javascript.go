@@ -59,14 +59,16 @@ func analyzeJS(src []byte, pt parsed) *fileModel {
 }
 
 // call is a test or suite call: it('title', fn), describe.skip(...),
-// it.each(rows)('title', fn), test('t', {skip: true}, fn).
+// it.each(rows)('title', fn), test('t', {skip: true}, fn), and
+// @fast-check's test.prop(arbitraries)('title', fn).
 type jsCall struct {
 	base    string   // it, test, describe...
-	mods    []string // skip, only, each, todo...
+	mods    []string // skip, only, each, todo, prop...
 	title   string
 	options *node
 	fn      *node // callback
 	rows    []*node
+	arbs    *node // the arguments of .prop(...): arbitraries and fc.Parameters
 	calleeN *node
 }
 
@@ -123,15 +125,24 @@ func (a *jsAnalyzer) parseCall(c *node) *jsCall {
 		return nil
 	}
 	jc := &jsCall{calleeN: fn}
-	// it.each(rows)('title', fn) or it.each`table`('title', fn)
+	// it.each(rows)('title', fn), it.each`table`('title', fn) or
+	// test.skip.prop([fc.nat()], params)('title', fn)
 	if fn.kind == "call_expression" {
 		inner := a.parseCallee(fn.child("function"))
-		if inner == nil || !contains(inner.mods, "each") {
+		if inner == nil {
 			return nil
 		}
 		jc.base, jc.mods = inner.base, inner.mods
-		if ia := fn.child("arguments"); ia != nil {
-			jc.rows = a.eachRows(ia)
+		ia := fn.child("arguments")
+		switch {
+		case contains(inner.mods, "each"):
+			if ia != nil {
+				jc.rows = a.eachRows(ia)
+			}
+		case len(inner.mods) > 0 && inner.mods[len(inner.mods)-1] == "prop":
+			jc.arbs = ia
+		default:
+			return nil
 		}
 	} else {
 		cal := a.parseCallee(fn)
@@ -295,6 +306,10 @@ func (a *jsAnalyzer) test(c *node, jc *jsCall, prefix string, markers []marker) 
 	head := []string{jc.base, strings.Join(jc.mods, "."), jc.title}
 	if jc.options != nil {
 		head = append(head, a.tk.norm(jc.options))
+	}
+	if jc.arbs != nil {
+		// Narrower arbitraries or fewer runs test less: a changed head.
+		head = append(head, a.tk.norm(jc.arbs))
 	}
 	if jc.fn != nil {
 		if p := jc.fn.child("parameters"); p != nil {
