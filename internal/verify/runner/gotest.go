@@ -270,6 +270,7 @@ type goJSON struct {
 	failed   []*goTestRun
 	pkgFail  []string
 	build    map[string]bool
+	killed   map[string]string // packages whose binary the go command killed: its line
 	module   string // the module path of the check's folder, for names
 	ran      int
 	text     *run.Capped
@@ -298,7 +299,7 @@ func (g *goJSON) Args(user []string) []string {
 
 func (g *goJSON) Stdout() io.Writer {
 	g.text = run.NewCapped(run.DefaultOutputCap)
-	g.build = map[string]bool{}
+	g.build, g.killed = map[string]bool{}, map[string]string{}
 	g.w = &lineWriter{fn: g.line}
 	return g.w
 }
@@ -341,6 +342,12 @@ func (g *goJSON) line(b []byte) {
 	case ev.Test == "":
 		if ev.Action == "output" && strings.Contains(ev.Output, "[build failed]") {
 			g.build[ev.Package] = true
+		}
+		if ev.Action == "output" && strings.HasPrefix(ev.Output, "*** Test killed") {
+			// The go command ended a test binary that outlived its
+			// -timeout by a minute: it hung before any test began
+			// (in an init), or where its own alarm could not fire.
+			g.killed[ev.Package] = strings.TrimSpace(ev.Output)
 		}
 
 	case ev.Action == "run":
@@ -480,8 +487,11 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 			continue
 		}
 		id, name := p, shownPackage(g.module, p)
-		if g.build[p] {
+		switch {
+		case g.build[p]:
 			id, name = id+" [build failed]", name+" [build failed]"
+		case g.killed[p] != "":
+			name += " (did not finish: go test killed its test binary, which ran past its -timeout before any test began)"
 		}
 		o.Failures = append(o.Failures, Failure{ID: id, Name: name})
 	}

@@ -430,6 +430,7 @@ func TestRecordGoTestTimesLeavesOutATimeout(t *testing.T) {
 	dir := t.TempDir()
 	RecordGoTestTimes(goCheck(dir), "ok  \tm/a\t0.5s\nFAIL\tm/b\t0.2s\n")
 	RecordGoTestTimes(goCheck(dir), "panic: test timed out after 1m0s\n\trunning tests:\n\t\tTestB (1m0s)\nFAIL\tm/b\t60.012s\nok  \tm/c\t0.1s\n")
+	RecordGoTestTimes(goCheck(dir), "*** Test killed with quit: ran too long (2m0s).\nFAIL\tm/a\t120.016s\n")
 	if got, want := GoTestTimes(goCheck(dir)), map[string]float64{"m/a": 0.5, "m/b": 0.2, "m/c": 0.1}; !maps.Equal(got, want) {
 		t.Errorf("times %v, want %v", got, want)
 	}

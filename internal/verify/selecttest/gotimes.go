@@ -65,7 +65,7 @@ func RecordGoTestTimes(c detect.Check, output string) {
 	if len(ms) == 0 {
 		return
 	}
-	stopped := strings.Contains(output, "panic: test timed out after ")
+	stopped := strings.Contains(output, "panic: test timed out after ") || strings.Contains(output, "*** Test killed")
 	times := map[string]float64{}
 	for _, m := range ms {
 		if stopped && strings.HasPrefix(m[0], "FAIL") {
