@@ -271,7 +271,7 @@ type goJSON struct {
 	pkgFail  []string
 	build    map[string]bool
 	killed   map[string]string // packages whose binary the go command killed: its line
-	module   string // the module path of the check's folder, for names
+	module   string            // the module path of the check's folder, for names
 	ran      int
 	text     *run.Capped
 	failText bytes.Buffer
