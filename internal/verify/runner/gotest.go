@@ -491,7 +491,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		case g.build[p]:
 			id, name = id+" [build failed]", name+" [build failed]"
 		case g.killed[p] != "":
-			name += " (did not finish: go test killed its test binary, which ran past its -timeout before any test began)"
+			name += " (did not finish: its test binary hung before any test began and go test killed it)"
 		}
 		o.Failures = append(o.Failures, Failure{ID: id, Name: name})
 	}
