@@ -231,6 +231,17 @@ func (g *goJSON) runsWithin(pkg, name string) bool {
 // binary.
 var goPanicked = regexp.MustCompile(`(?m)^panic: .*\[recovered`)
 
+// ancestors are the names of the tests a subtest runs under, nearest
+// first: "A/b/c" → "A/b", "A".
+func ancestors(name string) []string {
+	var out []string
+	for strings.Contains(name, "/") {
+		name = name[:strings.LastIndexByte(name, '/')]
+		out = append(out, name)
+	}
+	return out
+}
+
 // crashNote says why a test running when its binary died did not finish:
 // go test's -timeout, or the binary's death (a stack overflow, a panic in
 // another goroutine).
@@ -270,8 +281,8 @@ type goJSON struct {
 	failed   []*goTestRun
 	pkgFail  []string
 	build    map[string]bool
-	killed   map[string]string // packages whose binary the go command killed: its line
-	module   string            // the module path of the check's folder, for names
+	killed   map[string]bool // packages whose test binary the go command killed
+	module   string          // the module path of the check's folder, for names
 	ran      int
 	text     *run.Capped
 	failText bytes.Buffer
@@ -299,7 +310,7 @@ func (g *goJSON) Args(user []string) []string {
 
 func (g *goJSON) Stdout() io.Writer {
 	g.text = run.NewCapped(run.DefaultOutputCap)
-	g.build, g.killed = map[string]bool{}, map[string]string{}
+	g.build, g.killed = map[string]bool{}, map[string]bool{}
 	g.w = &lineWriter{fn: g.line}
 	return g.w
 }
@@ -347,9 +358,8 @@ func (g *goJSON) line(b []byte) {
 			// The go command ended a test binary that outlived its
 			// -timeout by a minute: it hung before any test began
 			// (in an init), or where its own alarm could not fire.
-			g.killed[ev.Package] = strings.TrimSpace(ev.Output)
+			g.killed[ev.Package] = true
 		}
-
 	case ev.Action == "run":
 		g.ran++
 		g.tests[key] = &goTestRun{pkg: ev.Package, name: ev.Test, nested: g.runsWithin(ev.Package, ev.Test)}
@@ -408,16 +418,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		passed[f.ID] = true
 	}
 	failed := slices.DeleteFunc(slices.Clone(g.failed), func(t *goTestRun) bool {
-		if t.nested {
-			return true
-		}
-		for n := t.name; strings.Contains(n, "/"); {
-			n = n[:strings.LastIndexByte(n, '/')]
-			if passed[t.pkg+"."+n] {
-				return true
-			}
-		}
-		return false
+		return t.nested || slices.ContainsFunc(ancestors(t.name), func(n string) bool { return passed[t.pkg+"."+n] })
 	})
 	// A failing subtest fails its parent too; name the leaf only, and
 	// the parent as well when it failed itself (printed a line of its
@@ -425,8 +426,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 	// failure in its parent's own checks.
 	parents := map[string]bool{}
 	for _, t := range failed {
-		for n := t.name; strings.Contains(n, "/"); {
-			n = n[:strings.LastIndexByte(n, '/')]
+		for _, n := range ancestors(t.name) {
 			parents[t.pkg+"\x00"+n] = true
 		}
 	}
@@ -455,14 +455,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 	// underPanic reports whether t or a test above it printed the
 	// panic that ended the binary.
 	underPanic := func(t *goTestRun) bool {
-		for n := t.name; ; n = n[:strings.LastIndexByte(n, '/')] {
-			if panicked[t.pkg+"\x00"+n] {
-				return true
-			}
-			if !strings.Contains(n, "/") {
-				return false
-			}
-		}
+		return slices.ContainsFunc(append([]string{t.name}, ancestors(t.name)...), func(n string) bool { return panicked[t.pkg+"\x00"+n] })
 	}
 	pkgsWithTests := map[string]bool{}
 	for _, t := range failed {
@@ -490,7 +483,7 @@ func (g *goJSON) Finish(res run.Result) Outcome {
 		switch {
 		case g.build[p]:
 			id, name = id+" [build failed]", name+" [build failed]"
-		case g.killed[p] != "":
+		case g.killed[p]:
 			name += " (did not finish: its test binary hung before any test began and go test killed it)"
 		}
 		o.Failures = append(o.Failures, Failure{ID: id, Name: name})
