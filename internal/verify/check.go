@@ -238,7 +238,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 		if d := e.hangGuard(c, sel); d > 0 {
 			// Not in the command shown: it is chanto's guard, not the
 			// check's (hangguard.go).
-			spec.Args = afterWord(spec.Args, "test", "-timeout="+d.String())
+			spec.Args = runner.WithGoTestFlags(spec.Args, "-timeout="+d.String())
 			cr.HangLimitSecs = int(d.Seconds())
 		}
 		spec.Approve = shell.Join(sel.Args)

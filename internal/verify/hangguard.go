@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"slices"
 	"strings"
 	"time"
 
@@ -90,15 +89,4 @@ func setsTimeout(args []string) bool {
 		}
 	}
 	return false
-}
-
-// afterWord inserts flag into args after the first word w (go test's
-// "test"); args without it are returned as they are.
-func afterWord(args []string, w, flag string) []string {
-	for i, a := range args {
-		if a == w {
-			return slices.Insert(slices.Clone(args), i+1, flag)
-		}
-	}
-	return args
 }

@@ -81,7 +81,7 @@ func TestHangGuardLimits(t *testing.T) {
 			t.Errorf("GoTestPackages(%q) = %q, want %q", c.args, got, c.want)
 		}
 	}
-	if got := afterWord([]string{"go", "test", "-json", "./a"}, "test", "-timeout=1m0s"); !reflect.DeepEqual(got, []string{"go", "test", "-timeout=1m0s", "-json", "./a"}) {
-		t.Errorf("afterWord: %q", got)
+	if got := runner.WithGoTestFlags([]string{"go", "test", "-json", "./a"}, "-timeout=1m0s"); !reflect.DeepEqual(got, []string{"go", "test", "-timeout=1m0s", "-json", "./a"}) {
+		t.Errorf("WithGoTestFlags: %q", got)
 	}
 }

@@ -48,6 +48,16 @@ func (g goTest) Recognize(args []string) (Invocation, bool) {
 	return g.read(args, 2), true
 }
 
+// WithGoTestFlags puts flags right after the "test" of a go test command
+// line, before its packages; args without it are returned as they are.
+func WithGoTestFlags(args []string, flags ...string) []string {
+	i := slices.Index(args, "test")
+	if i < 0 {
+		return args
+	}
+	return slices.Insert(slices.Clone(args), i+1, flags...)
+}
+
 // GoTestPackages are the package words of a go test command line (the
 // words after "go test" that are no flag or flag value), filters or not.
 func GoTestPackages(args []string) []string {

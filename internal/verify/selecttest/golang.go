@@ -318,7 +318,7 @@ func goCommand(c detect.Check, targets, widened []string, pattern string) Select
 	args, _ := runner.For(c.Runner).NarrowTargets(c.Dir, c.Args, targets)
 	sel := narrowed(args, targets, widened)
 	if pattern != "" {
-		sel.Args = withRunPattern(sel.Args, pattern)
+		sel.Args = runner.WithGoTestFlags(sel.Args, "-run", pattern)
 		sel.Command, sel.RunPattern = shell.Join(sel.Args), pattern
 	}
 	return sel

@@ -174,15 +174,6 @@ func hasTestFilter(args []string) bool {
 	return false
 }
 
-// withRunPattern puts -run pattern right after "go test".
-func withRunPattern(args []string, pattern string) []string {
-	i := slices.Index(args, "test")
-	if i < 0 {
-		return args
-	}
-	return slices.Insert(slices.Clone(args), i+1, "-run", pattern)
-}
-
 func isAsm(f string) bool { return strings.HasSuffix(f, ".s") || strings.HasSuffix(f, ".S") }
 
 // callMemoFormat changes when goFileSum does, so old memo entries are not
