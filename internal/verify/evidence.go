@@ -141,7 +141,8 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 // notRunNote names the dependents' tests a new failure in the changed
 // packages' own stopped, naming up to three of those: " The tests of the
 // packages that depend on ./a did not run yet (go test ./b ./c): they run
-// once these pass." The module's root package, ".", is named in words.
+// once these pass." The module's root package, ".", is named in words. A
+// full run split the same way stopped the rest of the suite instead.
 func notRunNote(rep *Report) string {
 	if len(rep.NotRun) == 0 {
 		return ""
@@ -150,8 +151,12 @@ func notRunNote(rep *Report) string {
 	for _, c := range rep.NotRun {
 		shown = append(shown, shortCommand(c, nil))
 	}
+	last := rep.Stopped()
+	if last != nil && last.restOfSuite {
+		return " The rest of the suite did not run yet (" + strings.Join(shown, "; ") + "): it runs once these pass."
+	}
 	them := "them"
-	if last := rep.Stopped(); last != nil && len(last.Targets) > 0 && len(last.Targets) <= 3 {
+	if last != nil && len(last.Targets) > 0 && len(last.Targets) <= 3 {
 		named := slices.Clone(last.Targets)
 		for i, t := range named {
 			if t == "." {

@@ -18,12 +18,13 @@ import (
 const quietLabel = "\x00quiet"
 
 // staged reports whether sel runs as two stages: a related go test run
-// split into the changed packages and their importers (selecttest's
-// Stages). With KeepGoing every check runs to the end anyway. A check
+// split into the changed packages and their importers, or a full one into
+// the changed packages and the rest of the module (selecttest's Stages).
+// With KeepGoing every check runs to the end anyway. A check
 // that sets go's package parallelism (-p 1: packages whose tests must not
 // run at the same time) keeps one command, as two would run side by side.
 func (e *engine) staged(c detect.Check, sel selecttest.Selection) bool {
-	if c.Runner != detect.Go || len(sel.Stages) != 2 || sel.Full || e.opts.KeepGoing {
+	if c.Runner != detect.Go || len(sel.Stages) != 2 || e.opts.KeepGoing {
 		return false
 	}
 	for _, a := range append(strings.Fields(e.getenv("GOFLAGS")), c.Args...) {
@@ -75,7 +76,7 @@ func (e *engine) runStaged(ctx context.Context, c detect.Check, sel selecttest.S
 	if err != nil || !cr.Passed && !(cr.NoTests && len(cr.Failures) == 0) && !e.knownOld(ctx, cr) {
 		cancel()
 		<-done
-		cr.rest = &rest
+		cr.rest, cr.restOfSuite = &rest, sel.Full
 		return cr, err
 	}
 	r := <-done
@@ -92,6 +93,7 @@ func (e *engine) runStaged(ctx context.Context, c detect.Check, sel selecttest.S
 func mergeStages(whole selecttest.Selection, first, second CheckRun, took time.Duration) CheckRun {
 	m := second
 	m.Command, m.Targets, m.args = shownCommand(first.check, whole.Args), whole.Targets, whole.Args
+	m.Scope = whole.Scope
 	if first.Tests >= 0 && second.Tests >= 0 {
 		m.Tests = first.Tests + second.Tests
 	}

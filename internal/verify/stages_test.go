@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
 // stagedModule is a module of more than 20 test files (so related tests
@@ -157,5 +159,72 @@ func TestStagesNotWithPackageParallelism(t *testing.T) {
 	wantCommands(t, rep, "go vet ./a ./b", "go test ./a ./b")
 	if rep.NotRun != nil {
 		t.Errorf("not run %q", rep.NotRun)
+	}
+}
+
+// smallModule is stagedModule with two packages of their own instead of
+// twenty: the module has too few test files to narrow, so its runs are
+// full, and the -run pattern's time rule is off, so they are split.
+func smallModule(t *testing.T, aTest string) string {
+	t.Helper()
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("GOFLAGS", "-mod=mod")
+	old := selecttest.MinRunPatternSecs
+	selecttest.MinRunPatternSecs = 0
+	t.Cleanup(func() { selecttest.MinRunPatternSecs = old })
+	dir := gitRepo(t)
+	put(t, dir, "go.mod", "module example.com/s\n\ngo 1.22\n")
+	put(t, dir, "a/a.go", aGo("1", "2"))
+	put(t, dir, "a/a_test.go", aTest)
+	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/s/a\"\n\n// Sum is three.\nfunc Sum() int { return a.V() + a.W() }\n")
+	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum() != 3 {\n\t\tt.Fatal(Sum())\n\t}\n}\n")
+	put(t, dir, "p/p.go", "package p\n")
+	put(t, dir, "p/p_test.go", "package p\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n")
+	put(t, dir, "notest/n.go", "package notest\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	return dir
+}
+
+// A full run is split too: the changed package's tests first, the rest of
+// the module alongside, stopped by a new failure in the first.
+func TestFullStagesStopAtTheChangedPackagesFailure(t *testing.T) {
+	dir := smallModule(t, aTestV)
+	put(t, dir, "a/a.go", aGo("7", "2"))
+	rep := runStagedModule(t, dir)
+	wantCommands(t, rep, "go vet ./...", "go test ./a")
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/a.TestV"}) {
+		t.Errorf("new failures %q", got)
+	}
+	want := "⚠ Not verified: go test ./a failed: TestV. The rest of the suite did not run yet (go test ./b ./notest ./p): it runs once these pass."
+	if rep.Verdict != NotVerified || rep.Evidence != want {
+		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
+	}
+
+	// Mended, the two read as the one full run.
+	put(t, dir, "a/a.go", aGo("2 - 1", "2"))
+	rep = runStagedModule(t, dir)
+	wantCommands(t, rep, "go vet ./...", "go test ./...")
+	last := rep.Checks[len(rep.Checks)-1]
+	if !last.Passed || last.Tests != 3 || !last.Scope.Full || last.Targets != nil {
+		t.Errorf("passed %v, tests %d, scope %s, targets %q", last.Passed, last.Tests, last.Scope.Summary(), last.Targets)
+	}
+	if rep.Verdict != Verified || !strings.Contains(rep.Evidence, "go test ./... (") || !strings.Contains(rep.Evidence, "full suite: the project has 20 or fewer test files") {
+		t.Errorf("%s: %s", rep.Verdict, rep.Evidence)
+	}
+}
+
+// When the changed package's failures were all old, the rest of the suite
+// runs next and says what it is.
+func TestFullStagesOldFailureRunsTheRest(t *testing.T) {
+	dir := smallModule(t, aTestV+"\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken at HEAD\") }\n")
+	put(t, dir, "a/a.go", aGo("1", "5"))
+	rep := runStagedModule(t, dir)
+	wantCommands(t, rep, "go vet ./...", "go test ./a", "go test ./b ./notest ./p")
+	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
+		t.Errorf("new failures %q; evidence %q", got, rep.Evidence)
+	}
+	if got, want := rep.Checks[2].Scope.String(), "the rest of the full suite (the project has 20 or fewer test files)"; got != want {
+		t.Errorf("rest scope %q, want %q", got, want)
 	}
 }

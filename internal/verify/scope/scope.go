@@ -154,6 +154,10 @@ const (
 	ConfiguredAsWritten Code = "configured_as_written"
 	// FailingOnly: a baseline ran only the tests that failed.
 	FailingOnly Code = "failing_only"
+	// RestOfSuite: the packages of a full go test run the change is not
+	// in, run after the changed packages' own tests; Detail is why the
+	// run was full.
+	RestOfSuite Code = "rest_of_suite"
 )
 
 // Reason is why a check ran at its scope: a code and what it names. The
@@ -255,6 +259,8 @@ func (r Reason) String() string {
 		return "no Go package changed"
 	case ReachesAll:
 		return "the change reaches every " + r.Setting
+	case RestOfSuite:
+		return "the rest of the full suite (" + r.Detail + ")"
 	case DeletedStillNamed:
 		return f + " was deleted and " + r.file(1) + " still names it"
 	case UnimportedData:

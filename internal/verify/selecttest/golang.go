@@ -9,6 +9,7 @@ import (
 	"io"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -267,8 +268,65 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 				sel.Packages = append(sel.Packages, p.ImportPath)
 			}
 		}
+		if c := sel.Reason.Code; c == scope.FewTestFiles || c == scope.ReachesAll {
+			sel.Stages = fullStages(in, g, sel.Reason)
+		}
 	}
 	return sel, err
+}
+
+// fullStages splits a full run of go test ./... the way a related run is
+// split (goStages): the tests of the packages the change is in, then every
+// other package of the module, so that a fault its own package's tests
+// catch does not wait for the whole suite. Together the two run what
+// ./... runs (a package without tests is built by go test ./... too, so
+// it is in the second). Only when the check names no packages but ./...,
+// and the other packages' tests took MinRunPatternSecs or more when last
+// run whole: two go commands cost a little more than one, and the second
+// stage is what a failure in the first saves.
+func fullStages(in Input, g *goGraph, why scope.Reason) []Selection {
+	if !slices.Equal(runner.GoTestPackages(in.Check.Args), []string{"./..."}) {
+		return nil
+	}
+	byRel := map[string]*goPkg{}
+	for _, p := range g.Packages {
+		byRel[p.Rel] = p
+	}
+	first := map[string]bool{}
+	for _, f := range cleanChanged(in.Changed) {
+		if inNestedModule(in.Check.Dir, f) {
+			continue
+		}
+		// The package the file is in, or whose folder holds it (testdata).
+		for d := path.Dir(f); ; d = path.Dir(d) {
+			if p := byRel[d]; p != nil {
+				if p.TestFiles > 0 {
+					first[p.ImportPath] = true
+				}
+				break
+			}
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	times := GoTestTimes(in.Check)
+	var head, rest []string
+	restSecs := 0.0
+	for _, p := range g.Packages {
+		if first[p.ImportPath] {
+			head = append(head, goTarget(p.Rel))
+			continue
+		}
+		rest = append(rest, goTarget(p.Rel))
+		restSecs += times[p.ImportPath]
+	}
+	if len(head) == 0 || len(rest) == 0 || restSecs < MinRunPatternSecs {
+		return nil
+	}
+	second := goCommand(in.Check, rest, nil, "")
+	second.Reason = scope.Reason{Code: scope.RestOfSuite, Detail: why.String()}
+	return []Selection{goCommand(in.Check, head, nil, ""), second}
 }
 
 func selectGoIn(ctx context.Context, r *run.Runner, in Input) (*goGraph, Selection, error) {

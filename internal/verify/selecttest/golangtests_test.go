@@ -435,3 +435,59 @@ func TestRecordGoTestTimesLeavesOutATimeout(t *testing.T) {
 		t.Errorf("times %v, want %v", got, want)
 	}
 }
+
+// TestGoFullStages: a full run of a small module, or of a change that
+// reaches every test package, is split into the changed packages' tests
+// and the rest of the module, packages without tests included (go test
+// ./... builds them); not when the check names other packages, nor when
+// the rest's recorded tests are quick.
+func TestGoFullStages(t *testing.T) {
+	setHome(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.mod":           "module example.com/f\n\ngo 1.22\n",
+		"f.go":             "package f\n",
+		"f_test.go":        "package f\n\nimport \"testing\"\n\nfunc TestRoot(t *testing.T) {}\n",
+		"a/a.go":           "package a\n\nfunc A() int { return 1 }\n",
+		"a/a_test.go":      "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { _ = A() }\n",
+		"a/testdata/x":     "x\n",
+		"b/b.go":           "package b\n\nimport \"example.com/f/a\"\n\nfunc B() int { return a.A() }\n",
+		"b/b_test.go":      "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { _ = B() }\n",
+		"notest/n.go":      "package notest\n",
+		"nested/go.mod":    "module example.com/nested\n\ngo 1.22\n",
+		"nested/n.go":      "package nested\n",
+		"nested/n_test.go": "package nested\n\nimport \"testing\"\n\nfunc TestN(t *testing.T) {}\n",
+	})
+	stages := func(sel Selection) []string {
+		var out []string
+		for _, s := range sel.Stages {
+			out = append(out, s.Command+" ("+s.Reason.String()+")")
+		}
+		return out
+	}
+	in := func(check detect.Check, changed ...string) Input { return Input{Check: check, Changed: changed} }
+	RecordGoTestTimes(goCheck(dir), "ok  \texample.com/f\t0.1s\nok  \texample.com/f/a\t0.5s\nok  \texample.com/f/b\t2.5s\n")
+	rest := "go test . ./b ./notest (the rest of the full suite (the project has 20 or fewer test files))"
+	for _, c := range []struct {
+		name string
+		in   Input
+		want []string
+	}{
+		{"a change in a", in(goCheck(dir), "a/a.go"), []string{"go test ./a (related to your changes)", rest}},
+		{"a's test data", in(goCheck(dir), "a/testdata/x"), []string{"go test ./a (related to your changes)", rest}},
+		{"the nested module is not the module's", in(goCheck(dir), "nested/n.go"), nil},
+		{"a package without tests", in(goCheck(dir), "notest/n.go"), nil},
+		{"the check names its packages", in(detect.Check{Args: []string{"go", "test", "./a/...", "./b/..."}, Dir: dir, Runner: detect.Go, Narrowable: true}, "a/a.go"), nil},
+		{"the rest's tests are quick", in(goCheck(dir), "b/b.go"), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sel := mustSelect(t, c.in)
+			if !sel.Full {
+				t.Fatalf("related %q, want a full run", sel.Command)
+			}
+			if got := stages(sel); !slices.Equal(got, c.want) {
+				t.Errorf("stages %q, want %q", got, c.want)
+			}
+		})
+	}
+}
