@@ -24,6 +24,8 @@ type fileModel struct {
 	// checkers are non-test functions of a test file that assert (helpers
 	// like assertValid, setUp): weakening them weakens every caller.
 	checkers []*testCase
+	// classes are the test classes of a Python file, by qualified name.
+	classes map[string]bool
 }
 
 // add records a test or a helper.
@@ -59,6 +61,12 @@ type marker struct {
 	kind Kind
 	text string
 	line int
+	// owner, for an entry of a skip list a test class keeps (exclude =
+	// [...]), is the class: the list of a class the base did not have is
+	// part of a new test, not a skip.
+	owner string
+	// note, when set, is the whole message.
+	note string
 }
 
 // Assertion strengths, weakest first.
@@ -339,13 +347,33 @@ func firstErrLine(m *fileModel) int {
 func fileMarkers(p string, bm, am *fileModel) []Violation {
 	var out []Violation
 	for _, mk := range addedMarkers(bm.markers, am.markers) {
-		if mk.kind == Unparsable {
+		switch {
+		case mk.kind == Unparsable:
+			continue
+		case mk.note != "":
+			if mk.owner != "" && !bm.classes[mk.owner] {
+				continue
+			}
+			out = append(out, Violation{File: p, Test: mk.owner, Line: mk.line, Kind: mk.kind, Before: listLine(bm, mk), After: am.line(mk.line),
+				Message: mk.note + "; " + Instruction})
 			continue
 		}
 		out = append(out, Violation{File: p, Line: mk.line, Kind: mk.kind, After: am.line(mk.line),
 			Message: markerMessage(mk) + " (applies to every test in the file); " + Instruction})
 	}
 	return out
+}
+
+// listLine is the base's line of the first entry of the skip list mk was
+// added to, "" when the base had none.
+func listLine(bm *fileModel, mk marker) string {
+	list, _, _ := strings.Cut(mk.text, " ")
+	for _, b := range bm.markers {
+		if b.note != "" && strings.HasPrefix(b.text, list+" ") {
+			return bm.line(b.line)
+		}
+	}
+	return ""
 }
 
 func removed(p string, bm, am *fileModel, bt *testCase) Violation {

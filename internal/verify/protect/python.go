@@ -1,6 +1,7 @@
 package protect
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -17,7 +18,7 @@ type pyAnalyzer struct {
 }
 
 func analyzePython(src []byte, pt parsed, names *pyNaming) *fileModel {
-	m := &fileModel{helpers: map[string]string{}}
+	m := &fileModel{helpers: map[string]string{}, classes: map[string]bool{}}
 	root, bad := pt.root, pt.bad
 	if root == nil || bad {
 		// Keep going on the error-recovered tree: when the base did not
@@ -51,6 +52,7 @@ func analyzePython(src []byte, pt parsed, names *pyNaming) *fileModel {
 				if l := as.child("left"); l != nil && l.text(src) == "pytestmark" {
 					inherited = append(inherited, a.markersIn(as, "pytestmark")...)
 				}
+				m.markers = append(m.markers, a.skipList(as, "")...)
 			}
 			m.markers = append(m.markers, a.moduleCalls(st)...)
 			m.markers = append(m.markers, a.rebinds(st, imported)...)
@@ -82,11 +84,14 @@ func errLine(root *node) int {
 func (a *pyAnalyzer) block(b *node, prefix string, inherited []marker, inTestClass bool) {
 	if inTestClass {
 		// pytestmark = pytest.mark.skip inside a class marks its tests.
+		owner := strings.TrimSuffix(prefix, "::")
+		a.m.classes[owner] = true
 		for _, st := range b.children {
 			if as := st.firstOf("assignment"); st.kind == "expression_statement" && as != nil {
 				if l := as.child("left"); l != nil && l.text(a.src) == "pytestmark" {
 					inherited = append(append([]marker{}, inherited...), a.markersIn(as, "pytestmark")...)
 				}
+				a.m.markers = append(a.m.markers, a.skipList(as, owner)...)
 			}
 		}
 	}
@@ -429,6 +434,72 @@ func (a *pyAnalyzer) paramRows(d *node) []row {
 }
 
 var pySkipWords = []string{"skip", "xfail", "expectedFailure"}
+
+// skipListWords begin a word of a name that holds tests to leave out:
+// Python-Markdown's test classes keep `exclude = ['Images', ...]`, whose
+// entries their metaclass turns into skipped tests; a suite may keep
+// SKIP_TESTS, KNOWN_FAILURES or an ignore list for its parametrized cases.
+var skipListWords = []string{"exclud", "skip", "xfail", "ignor", "disabl", "blacklist", "denylist", "blocklist"}
+
+// skipList reads an assignment of a literal list, tuple, set or dict of
+// strings to a name of skipListWords (at module level, or in the body of
+// test class owner) as one skip marker per string (a dict's keys): adding
+// one leaves a test out. Removing one runs a test again, which is allowed.
+func (a *pyAnalyzer) skipList(as *node, owner string) []marker {
+	l, r := as.child("left"), as.child("right")
+	if l == nil || r == nil || l.kind != "identifier" || !skipListName(l.text(a.src)) {
+		return nil
+	}
+	switch r.kind {
+	case "list", "tuple", "set", "dictionary":
+	default:
+		return nil
+	}
+	name := l.text(a.src)
+	if owner != "" {
+		name = owner + "." + name
+	}
+	var out []marker
+	for _, el := range r.namedChildren() {
+		if el.kind == "pair" {
+			el = el.child("key")
+		}
+		if el == nil || el.kind != "string" {
+			continue
+		}
+		s := el.text(a.src)
+		out = append(out, marker{kind: SkipAdded, text: name + " " + s, line: el.line, owner: owner,
+			note: fmt.Sprintf("%s added to %s, a list of tests left out", s, name)})
+	}
+	return out
+}
+
+// skipListName reports a name with a word of skipListWords, or known or
+// expected failures (words split at underscores and lower-to-upper case
+// changes).
+func skipListName(name string) bool {
+	var words []string
+	start := 0
+	for i := 1; i <= len(name); i++ {
+		if i == len(name) || name[i] == '_' || (name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z') {
+			if i > start {
+				words = append(words, strings.ToLower(strings.Trim(name[start:i], "_")))
+			}
+			start = i
+		}
+	}
+	for i, w := range words {
+		for _, p := range skipListWords {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+		if i > 0 && strings.HasPrefix(w, "fail") && (words[i-1] == "known" || words[i-1] == "expected") {
+			return true // KNOWN_FAILURES, expected_failing
+		}
+	}
+	return false
+}
 
 // decoMarkers turns skip and xfail decorators into markers.
 func (a *pyAnalyzer) decoMarkers(decos []*node) []marker {
