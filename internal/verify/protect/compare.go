@@ -16,7 +16,7 @@ func compareTest(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 		seen[k] = true
 		out = append(out, Violation{File: p, Test: at.name, Line: line, Kind: k, Before: before, After: after, Message: msg})
 	}
-	for _, mk := range addedMarkers(bt.markers, at.markers) {
+	for _, mk := range addedMarkersIn(bm, am, bt, at) {
 		before := "" // a marker inherited from a class, suite or module
 		if mk.line >= at.line && mk.line <= at.end {
 			before = bm.line(bt.line)
@@ -234,7 +234,7 @@ func compareHelper(p string, bm, am *fileModel, bt, at *testCase) []Violation {
 		out = append(out, Violation{File: p, Test: at.name, Line: line, Kind: k, Before: before, After: after,
 			Message: "in a helper the tests call: " + msg})
 	}
-	for _, mk := range addedMarkers(bt.markers, at.markers) {
+	for _, mk := range addedMarkersIn(bm, am, bt, at) {
 		add(mk.kind, mk.line, "", am.line(mk.line), markerMessage(mk)+"; "+Instruction)
 	}
 	if gone, _ := rowDiff(bt.rows, at.rows); len(gone) > 0 {

@@ -129,6 +129,48 @@ func addedMarkers(base, cur []marker) []marker {
 	return out
 }
 
+// addedMarkersIn is addedMarkers for a test both trees have. Of markers
+// alike (kind and text), those paired with the base's are first the ones on
+// the same line text at the same distance from the test's first or last
+// line, then the ones on the same line text, then the rest in order: a skip
+// added above an older one of the same kind is the one reported, not the
+// older one its line moved down.
+func addedMarkersIn(bm, am *fileModel, bt, at *testCase) []marker {
+	score := func(b, c marker) int {
+		switch {
+		case b.kind != c.kind || b.text != c.text:
+			return 0
+		case bm.line(b.line) != am.line(c.line):
+			return 1
+		case b.line-bt.line == c.line-at.line || bt.end-b.line == at.end-c.line:
+			return 3
+		}
+		return 2
+	}
+	paired := make([]bool, len(bt.markers))
+	used := make([]bool, len(at.markers))
+	for want := 3; want >= 1; want-- {
+		for i, b := range bt.markers {
+			if paired[i] {
+				continue
+			}
+			for j, c := range at.markers {
+				if !used[j] && score(b, c) >= want {
+					paired[i], used[j] = true, true
+					break
+				}
+			}
+		}
+	}
+	var out []marker
+	for j, c := range at.markers {
+		if !used[j] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // langOf maps a path to the analyzer that handles it, "" for none.
 func langOf(p string) string {
 	switch strings.ToLower(path.Ext(p)) {
