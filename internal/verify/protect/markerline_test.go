@@ -23,7 +23,7 @@ func TestAdd(t *testing.T) {
 `
 	cases := []struct {
 		name, cur string
-		line     int
+		line      int
 	}{
 		{"above the old one", `package calc
 
