@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -45,6 +47,21 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		e.nameNewVetRepeats(last, newF, oldF)
 		last.AlreadyFailing = oldF
 		rep.AlreadyFailing = append(rep.AlreadyFailing, oldF...)
+		if len(newF) == 0 && len(oldF) > 0 && last.Interrupted != "" && c.Runner == detect.Pytest &&
+			!slices.Contains(sels[i].Args, runner.PytestGoOnFlag) {
+			// pytest stopped at collection errors that were there
+			// before the change: the run is made again past them, in
+			// its place, so the tests it could collect get their say.
+			goOn := sels[i]
+			goOn.Args = append(slices.Clone(goOn.Args), runner.PytestGoOnFlag)
+			goOn.Command = shell.Join(goOn.Args)
+			rep.Checks = rep.Checks[:len(rep.Checks)-1]
+			rep.AlreadyFailing = rep.AlreadyFailing[:len(rep.AlreadyFailing)-len(oldF)]
+			rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
+			checks = slices.Insert(checks, i+1, c)
+			sels = slices.Insert(sels, i+1, goOn)
+			continue
+		}
 		if len(newF) > 0 || len(oldF) == 0 {
 			rep.NewFailures = newF
 			if last.rest != nil && len(newF) > 0 {

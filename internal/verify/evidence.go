@@ -135,7 +135,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s %s; %s%s.", nv, cmd, runner.For(last.check.Runner).NoTestsText(), noTestsHint, earlier)
 	}
-	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + baselineNote(last) + earlier + "." + notRunNote(rep)
+	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + interruptedNote(last) + baselineNote(last) + earlier + "." + notRunNote(rep)
 }
 
 // notRunNote names the dependents' tests a new failure in the changed
@@ -235,9 +235,18 @@ func oldChecks(cs []CheckRun, e *engine) string {
 			continue
 		}
 		cmd := e.label(c)
-		parts = append(parts, cmd+" failed"+stageNote(c)+failureSummary(nil, c.AlreadyFailing, c)+testsRan(c))
+		parts = append(parts, cmd+" failed"+stageNote(c)+failureSummary(nil, c.AlreadyFailing, c)+interruptedNote(c)+testsRan(c))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// interruptedNote says that a run stopped before any test ran: "; pytest
+// stopped at its collection errors, so none of its tests ran".
+func interruptedNote(c CheckRun) string {
+	if c.Interrupted == "" {
+		return ""
+	}
+	return "; " + c.Interrupted
 }
 
 // testsRan says, for a check whose failures were all old ones, that none

@@ -213,6 +213,9 @@ func outcomeText(r Runner, dir string, exit int, args []string, stdout string, o
 	if text == "" {
 		text = stdout
 	}
+	if o.Interrupted != "" {
+		fmt.Fprintf(&b, "interrupted %s\n", o.Interrupted)
+	}
 	fmt.Fprintf(&b, "notests %v\n", len(o.Failures) == 0 && r.NoTests(exit, o.Tests, text))
 	why, ok := r.Fallback(exit, []byte(stdout))
 	shown := why.String()

@@ -253,12 +253,27 @@ var (
 	pytestFailed = regexp.MustCompile(`^(FAILED|ERROR) (\S+?)(?: - .*)?$`)
 	pytestCount  = regexp.MustCompile(`^=+ (.*\d+ (?:passed|failed|errors?|skipped|deselected|xfailed|xpassed).*) in [\d.]+s`)
 	pytestNumber = regexp.MustCompile(`(\d+) (passed|failed|errors?|xfailed|xpassed)`)
+	// pytestInterrupted is the line of a session that stopped at its
+	// collection errors (without --continue-on-collection-errors).
+	pytestInterrupted = regexp.MustCompile(`^!+ Interrupted: \d+ errors? during collection !+$`)
 )
+
+// PytestInterrupted is the evidence's words for a session pytest stopped
+// at its collection errors.
+const PytestInterrupted = "pytest stopped at its collection errors, so none of its tests ran"
+
+// PytestGoOnFlag makes pytest run the tests it could collect despite
+// collection errors.
+const PytestGoOnFlag = "--continue-on-collection-errors"
 
 // parsePytestText reads pytest's short summary ("FAILED tests/t.py::T::x
 // - msg") and final count, for runs whose junit report could not be
 // written. The ID follows junit's form (dotted module, "::" test).
 func parsePytestText(line string, o *Outcome) {
+	if pytestInterrupted.MatchString(line) {
+		o.Interrupted = PytestInterrupted
+		return
+	}
 	if m := pytestFailed.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "::") {
 		parts := strings.Split(m[2], "::")
 		mod := strings.TrimSuffix(parts[0], ".py")

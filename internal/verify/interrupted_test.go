@@ -1,0 +1,63 @@
+package verify
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pytest stops at a collection error before any test runs. A new one is
+// the news, said to have stopped the run; one that was there before the
+// change no longer blinds the gate: the run is made again past it, so a
+// fault the other tests catch is named new.
+func TestPytestInterruptedAtCollection(t *testing.T) {
+	if exec.Command("/usr/bin/python3", "-m", "pytest", "--version").Run() != nil {
+		t.Fatal("/usr/bin/python3 has no pytest; scripts/test installs it")
+	}
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("PATH", "/usr/bin:/bin")
+	dir := gitRepo(t)
+	put(t, dir, "pytest.ini", "[pytest]\npythonpath = .\n")
+	put(t, dir, "calc.py", "def add(a, b):\n    return a + b\n")
+	put(t, dir, "tests/test_add.py", "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n")
+	put(t, dir, "tests/test_more.py", "from calc import add\n\n\ndef test_more():\n    assert add(1, 2) == 3\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	verify := func() *Report {
+		t.Helper()
+		rep, err := Run(context.Background(), Options{Root: dir, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+
+	// A new collection error.
+	put(t, dir, "calc.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b)\n    return a - b\n")
+	rep := verify()
+	want := "⚠ Not verified: python3 -m pytest failed: tests.test_add (collection error), tests.test_more (collection error); pytest stopped at its collection errors, so none of its tests ran."
+	if rep.Evidence != want || rep.Checks[0].Interrupted == "" {
+		t.Errorf("new collection error: %q\nwant %q", rep.Evidence, want)
+	}
+
+	// One that was there before: the run goes on past it, in its place.
+	put(t, dir, "calc.py", "def add(a, b):\n    return a + b\n")
+	put(t, dir, "tests/test_more.py", "from calc import add, mul\n\n\ndef test_more():\n    assert add(1, 2) == 3\n")
+	sh(t, dir, "git", "commit", "-qam", "a test file that does not import")
+	put(t, dir, "calc.py", "def add(a, b):\n    return a - b\n")
+	rep = verify()
+	wantCommands(t, rep, "python3 -m pytest --continue-on-collection-errors")
+	want = "⚠ Not verified: python3 -m pytest --continue-on-collection-errors failed: test_add; tests.test_more (collection error) already failing before this change."
+	if rep.Evidence != want || len(rep.AlreadyFailing) != 1 {
+		t.Errorf("old collection error: %q (already failing %v)\nwant %q", rep.Evidence, rep.AlreadyFailing, want)
+	}
+
+	// An honest change: only the old error is left.
+	put(t, dir, "calc.py", "def add(a, b):\n    return b + a\n")
+	rep = verify()
+	if rep.Verdict != NotVerified || !strings.Contains(rep.Evidence, "--continue-on-collection-errors failed: tests.test_more (collection error) (already failing before this change)") || len(rep.NewFailures) != 0 {
+		t.Errorf("honest change: %s %q", rep.Verdict, rep.Evidence)
+	}
+}
