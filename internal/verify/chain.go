@@ -6,7 +6,6 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
-	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -47,13 +46,13 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		e.nameNewVetRepeats(last, newF, oldF)
 		last.AlreadyFailing = oldF
 		rep.AlreadyFailing = append(rep.AlreadyFailing, oldF...)
-		if len(newF) == 0 && len(oldF) > 0 && last.Interrupted != "" && c.Runner == detect.Pytest &&
-			!slices.Contains(sels[i].Args, runner.PytestGoOnFlag) {
-			// pytest stopped at collection errors that were there
-			// before the change: the run is made again past them, in
-			// its place, so the tests it could collect get their say.
+		if len(newF) == 0 && len(oldF) > 0 && len(last.goOn) > 0 && !hasAll(sels[i].Args, last.goOn) {
+			// The runner stopped at failures that were there before
+			// the change (pytest at its collection errors, or -x at an
+			// old failure): the run is made again past them, in its
+			// place, so the tests it left out get their say.
 			goOn := sels[i]
-			goOn.Args = append(slices.Clone(goOn.Args), runner.PytestGoOnFlag)
+			goOn.Args = append(slices.Clone(goOn.Args), last.goOn...)
 			goOn.Command = shell.Join(goOn.Args)
 			rep.Checks = rep.Checks[:len(rep.Checks)-1]
 			rep.AlreadyFailing = rep.AlreadyFailing[:len(rep.AlreadyFailing)-len(oldF)]
@@ -112,4 +111,14 @@ func (rep *Report) Stopped() *CheckRun {
 		return nil
 	}
 	return last
+}
+
+// hasAll reports whether args hold every one of flags.
+func hasAll(args, flags []string) bool {
+	for _, f := range flags {
+		if !slices.Contains(args, f) {
+			return false
+		}
+	}
+	return true
 }

@@ -294,7 +294,7 @@ func (e *engine) executeOnce(ctx context.Context, c detect.Check, sel selecttest
 	cr.ExitCode, cr.TimedOut, cr.Duration = res.ExitCode, res.TimedOut, res.Duration
 	cr.DurationMS = res.Duration.Milliseconds()
 	cr.Failures, cr.Tests, cr.passed, cr.secs = o.Failures, o.Tests, o.Passed, o.Secs
-	cr.Interrupted = o.Interrupted
+	cr.Interrupted, cr.goOn = o.Interrupted, o.GoOn
 	text := o.Text
 	if text == "" {
 		text = string(res.Output)

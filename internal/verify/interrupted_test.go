@@ -61,3 +61,29 @@ func TestPytestInterruptedAtCollection(t *testing.T) {
 		t.Errorf("honest change: %s %q", rep.Verdict, rep.Evidence)
 	}
 }
+
+// -x (here in addopts) stops pytest at its first failure: an old one no
+// longer hides the tests after it.
+func TestPytestStoppedByExitFirst(t *testing.T) {
+	if exec.Command("/usr/bin/python3", "-m", "pytest", "--version").Run() != nil {
+		t.Fatal("/usr/bin/python3 has no pytest; scripts/test installs it")
+	}
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	t.Setenv("PATH", "/usr/bin:/bin")
+	dir := gitRepo(t)
+	put(t, dir, "pytest.ini", "[pytest]\naddopts = -x\n")
+	put(t, dir, "mod.py", "V = 1\n")
+	put(t, dir, "test_a.py", "def test_broken():\n    assert 0\n")
+	put(t, dir, "test_b.py", "import mod\n\n\ndef test_v():\n    assert mod.V == 1\n")
+	sh(t, dir, "git", "add", "-A")
+	sh(t, dir, "git", "commit", "-qm", "init")
+	put(t, dir, "mod.py", "V = 2\n")
+	rep, err := Run(context.Background(), Options{Root: dir, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCommands(t, rep, "python3 -m pytest --maxfail=0")
+	if want := "⚠ Not verified: python3 -m pytest --maxfail=0 failed: test_v; test_broken already failing before this change."; rep.Evidence != want {
+		t.Errorf("evidence %q\nwant %q", rep.Evidence, want)
+	}
+}

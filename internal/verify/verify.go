@@ -245,9 +245,12 @@ type CheckRun struct {
 	// HangLimitSecs is the -timeout chanto gave go test, in seconds, from
 	// the packages' earlier times (hangguard.go); 0 when it set none.
 	HangLimitSecs int `json:"hang_limit_secs,omitempty"`
-	// Interrupted says that the run stopped before any test ran (pytest
-	// at its collection errors); its failures are all it knows.
+	// Interrupted says that the run stopped before some of its tests ran
+	// (pytest at its collection errors, or -x); its failures are all it
+	// knows.
 	Interrupted string `json:"interrupted,omitempty"`
+	// goOn are the flags that run the check on past what interrupted it.
+	goOn []string
 
 	// passed are the tests the runner reported passing (a goal's named
 	// tests read them).

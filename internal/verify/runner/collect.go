@@ -39,10 +39,14 @@ type Outcome struct {
 	Text string
 	// Excerpt is the failing tests' own output, shown before the tail.
 	Excerpt string
-	// Interrupted, when set, says that the run stopped before any test
-	// ran ("pytest stopped at its collection errors, so none of its tests
-	// ran"): the failures named are all there is to know of it.
+	// Interrupted, when set, says that the run stopped before some of its
+	// tests ran ("pytest stopped at its collection errors, so none of its
+	// tests ran"): the failures named are all there is to know of it.
 	Interrupted string
+	// GoOn are the flags that make the runner go on past what stopped it
+	// (--continue-on-collection-errors); the gate runs it again with them
+	// when what stopped it was failing before the change too.
+	GoOn []string
 	// NoReport names the structured report the runner was asked for and
 	// did not write ("the JUnit report (--junitxml)"): a run that exited
 	// 0 without it verified nothing.

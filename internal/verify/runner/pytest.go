@@ -256,22 +256,26 @@ var (
 	// pytestInterrupted is the line of a session that stopped at its
 	// collection errors (without --continue-on-collection-errors).
 	pytestInterrupted = regexp.MustCompile(`^!+ Interrupted: \d+ errors? during collection !+$`)
+	// pytestStopped is the line of a session -x or --maxfail stopped.
+	pytestStopped = regexp.MustCompile(`^!+ (?:Interrupted: )?stopping after (\d+) failures? !+$`)
 )
-
-// PytestInterrupted is the evidence's words for a session pytest stopped
-// at its collection errors.
-const PytestInterrupted = "pytest stopped at its collection errors, so none of its tests ran"
-
-// PytestGoOnFlag makes pytest run the tests it could collect despite
-// collection errors.
-const PytestGoOnFlag = "--continue-on-collection-errors"
 
 // parsePytestText reads pytest's short summary ("FAILED tests/t.py::T::x
 // - msg") and final count, for runs whose junit report could not be
 // written. The ID follows junit's form (dotted module, "::" test).
 func parsePytestText(line string, o *Outcome) {
 	if pytestInterrupted.MatchString(line) {
-		o.Interrupted = PytestInterrupted
+		o.Interrupted = "pytest stopped at its collection errors, so none of its tests ran"
+		o.GoOn = []string{"--continue-on-collection-errors"}
+		return
+	}
+	if m := pytestStopped.FindStringSubmatch(line); m != nil {
+		if m[1] == "1" {
+			o.Interrupted = "pytest stopped after 1 failure (-x or --maxfail), so the tests after it did not run"
+		} else {
+			o.Interrupted = "pytest stopped after " + m[1] + " failures (--maxfail), so the tests after them did not run"
+		}
+		o.GoOn = []string{"--maxfail=0"} // after -x, no limit
 		return
 	}
 	if m := pytestFailed.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "::") {
