@@ -318,6 +318,9 @@ func fullStages(in Input, g *goGraph, why scope.Reason) []Selection {
 			head = append(head, goTarget(p.Rel))
 			continue
 		}
+		if inNestedModule(in.Check.Dir, path.Join(p.Rel, "x.go")) {
+			continue // another module of a go.work: ./... leaves it out
+		}
 		rest = append(rest, goTarget(p.Rel))
 		restSecs += times[p.ImportPath]
 	}

@@ -491,3 +491,32 @@ func TestGoFullStages(t *testing.T) {
 		})
 	}
 }
+
+// In a go.work, a package of another module the module imports is in the
+// graph, but go test ./... leaves it out, and so does the split.
+func TestGoFullStagesLeaveOutTheWorkspace(t *testing.T) {
+	setHome(t)
+	old := MinRunPatternSecs
+	MinRunPatternSecs = 0
+	t.Cleanup(func() { MinRunPatternSecs = old })
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.work":         "go 1.22\n\nuse (\n\t.\n\t./tools\n)\n",
+		"go.mod":          "module example.com/w\n\ngo 1.22\n",
+		"a/a.go":          "package a\n\nimport \"example.com/w/tools\"\n\nfunc A() int { return tools.T() }\n",
+		"a/a_test.go":     "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { _ = A() }\n",
+		"b/b.go":          "package b\n",
+		"b/b_test.go":     "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
+		"tools/go.mod":    "module example.com/w/tools\n\ngo 1.22\n",
+		"tools/t.go":      "package tools\n\nfunc T() int { return 1 }\n",
+		"tools/t_test.go": "package tools\n\nimport \"testing\"\n\nfunc TestT(t *testing.T) {}\n",
+	})
+	sel := mustSelect(t, Input{Check: goCheck(dir), Changed: []string{"a/a.go"}})
+	var got []string
+	for _, s := range sel.Stages {
+		got = append(got, s.Command)
+	}
+	if want := []string{"go test ./a", "go test ./b"}; !slices.Equal(got, want) {
+		t.Errorf("stages %q, want %q", got, want)
+	}
+}
