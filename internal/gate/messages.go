@@ -65,8 +65,15 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 			b.WriteString("Only tests that were already failing before this turn fail. Fix them if that is part of the task; otherwise say so in your answer, and the turn ends unverified.")
 			return b.String()
 		}
+		if last.Interrupted != "" {
+			b.WriteString("Note: " + last.Interrupted + ".\n\n")
+		}
 		if len(rep.NotRun) > 0 {
-			fmt.Fprintf(&b, "The tests of the packages that depend on the changed ones did not run yet (`%s`): they run when these pass.\n\n", strings.Join(rep.NotRun, "`, `"))
+			what := "The tests of the packages that depend on the changed ones did not run yet (`%s`): they run when these pass.\n\n"
+			if rep.NotRunIsRest() {
+				what = "The rest of the suite, the packages the change is not in, did not run yet (`%s`): it runs when these pass.\n\n"
+			}
+			fmt.Fprintf(&b, what, strings.Join(rep.NotRun, "`, `"))
 		}
 		fmt.Fprintf(&b, "Fix the code, not the tests, and finish again (attempt %d of %d). "+
 			"If the failure is in code you were told to leave alone, or the request conflicts with the test, leave it and explain why in your answer.", attempt, max)

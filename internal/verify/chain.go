@@ -113,6 +113,14 @@ func (rep *Report) Stopped() *CheckRun {
 	return last
 }
 
+// NotRunIsRest reports whether NotRun is the rest of a full run split in
+// two (the packages the change is not in), not the changed packages'
+// importers.
+func (rep *Report) NotRunIsRest() bool {
+	last := rep.Stopped()
+	return last != nil && last.restOfSuite
+}
+
 // hasAll reports whether args hold every one of flags.
 func hasAll(args, flags []string) bool {
 	for _, f := range flags {

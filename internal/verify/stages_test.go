@@ -77,8 +77,8 @@ func TestStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/a.TestV"}) {
 		t.Errorf("new failures %q", got)
 	}
-	if !reflect.DeepEqual(rep.NotRun, []string{"go test ./b"}) {
-		t.Errorf("not run %q", rep.NotRun)
+	if !reflect.DeepEqual(rep.NotRun, []string{"go test ./b"}) || rep.NotRunIsRest() {
+		t.Errorf("not run %q (the rest of the suite: %v)", rep.NotRun, rep.NotRunIsRest())
 	}
 	want := "⚠ Not verified: go test ./a failed: TestV. The tests of the packages that depend on ./a did not run yet (go test ./b): they run once these pass."
 	if rep.Verdict != NotVerified || rep.Evidence != want {
@@ -197,7 +197,7 @@ func TestFullStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 		t.Errorf("new failures %q", got)
 	}
 	want := "⚠ Not verified: go test ./a failed: TestV. The rest of the suite did not run yet (go test ./b ./notest ./p): it runs once these pass."
-	if rep.Verdict != NotVerified || rep.Evidence != want {
+	if rep.Verdict != NotVerified || rep.Evidence != want || !rep.NotRunIsRest() {
 		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
 	}
 
