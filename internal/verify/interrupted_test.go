@@ -13,26 +13,13 @@ import (
 // change no longer blinds the gate: the run is made again past it, so a
 // fault the other tests catch is named new.
 func TestPytestInterruptedAtCollection(t *testing.T) {
-	if exec.Command("/usr/bin/python3", "-m", "pytest", "--version").Run() != nil {
-		t.Fatal("/usr/bin/python3 has no pytest; scripts/test installs it")
-	}
-	t.Setenv("CHANTO_HOME", t.TempDir())
-	t.Setenv("PATH", "/usr/bin:/bin")
-	dir := gitRepo(t)
-	put(t, dir, "pytest.ini", "[pytest]\npythonpath = .\n")
-	put(t, dir, "calc.py", "def add(a, b):\n    return a + b\n")
-	put(t, dir, "tests/test_add.py", "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n")
-	put(t, dir, "tests/test_more.py", "from calc import add\n\n\ndef test_more():\n    assert add(1, 2) == 3\n")
-	sh(t, dir, "git", "add", "-A")
-	sh(t, dir, "git", "commit", "-qm", "init")
-	verify := func() *Report {
-		t.Helper()
-		rep, err := Run(context.Background(), Options{Root: dir, Timeout: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep
-	}
+	dir := pytestRepo(t, map[string]string{
+		"pytest.ini":         "[pytest]\npythonpath = .\n",
+		"calc.py":            "def add(a, b):\n    return a + b\n",
+		"tests/test_add.py":  "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n",
+		"tests/test_more.py": "from calc import add\n\n\ndef test_more():\n    assert add(1, 2) == 3\n",
+	})
+	verify := func() *Report { return verifyWithin(t, dir, time.Minute) }
 
 	// A new collection error.
 	put(t, dir, "calc.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b)\n    return a - b\n")
@@ -65,25 +52,44 @@ func TestPytestInterruptedAtCollection(t *testing.T) {
 // -x (here in addopts) stops pytest at its first failure: an old one no
 // longer hides the tests after it.
 func TestPytestStoppedByExitFirst(t *testing.T) {
+	dir := pytestRepo(t, map[string]string{
+		"pytest.ini": "[pytest]\naddopts = -x\n",
+		"mod.py":     "V = 1\n",
+		"test_a.py":  "def test_broken():\n    assert 0\n",
+		"test_b.py":  "import mod\n\n\ndef test_v():\n    assert mod.V == 1\n",
+	})
+	put(t, dir, "mod.py", "V = 2\n")
+	rep := verifyWithin(t, dir, time.Minute)
+	wantCommands(t, rep, "python3 -m pytest --maxfail=0")
+	if want := "⚠ Not verified: python3 -m pytest --maxfail=0 failed: test_v; test_broken already failing before this change."; rep.Evidence != want {
+		t.Errorf("evidence %q\nwant %q", rep.Evidence, want)
+	}
+}
+
+// pytestRepo is a git repository of files, committed, for Debian's pytest
+// (/usr/bin/python3 first on PATH).
+func pytestRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
 	if exec.Command("/usr/bin/python3", "-m", "pytest", "--version").Run() != nil {
 		t.Fatal("/usr/bin/python3 has no pytest; scripts/test installs it")
 	}
 	t.Setenv("CHANTO_HOME", t.TempDir())
 	t.Setenv("PATH", "/usr/bin:/bin")
 	dir := gitRepo(t)
-	put(t, dir, "pytest.ini", "[pytest]\naddopts = -x\n")
-	put(t, dir, "mod.py", "V = 1\n")
-	put(t, dir, "test_a.py", "def test_broken():\n    assert 0\n")
-	put(t, dir, "test_b.py", "import mod\n\n\ndef test_v():\n    assert mod.V == 1\n")
+	for name, body := range files {
+		put(t, dir, name, body)
+	}
 	sh(t, dir, "git", "add", "-A")
 	sh(t, dir, "git", "commit", "-qm", "init")
-	put(t, dir, "mod.py", "V = 2\n")
-	rep, err := Run(context.Background(), Options{Root: dir, Timeout: time.Minute})
+	return dir
+}
+
+// verifyWithin runs the gate on dir's change with a time limit per check.
+func verifyWithin(t *testing.T, dir string, limit time.Duration) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), Options{Root: dir, Timeout: limit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCommands(t, rep, "python3 -m pytest --maxfail=0")
-	if want := "⚠ Not verified: python3 -m pytest --maxfail=0 failed: test_v; test_broken already failing before this change."; rep.Evidence != want {
-		t.Errorf("evidence %q\nwant %q", rep.Evidence, want)
-	}
+	return rep
 }

@@ -16,6 +16,12 @@ import (
 // imports a and checks it again, and twenty packages of their own.
 // aTest is a's test file.
 func stagedModule(t *testing.T, aTest string) string {
+	return splitModule(t, aTest, 20)
+}
+
+// splitModule is a and b, as stagedModule has them, and others packages of
+// their own, with tests.
+func splitModule(t *testing.T, aTest string, others int) string {
 	t.Helper()
 	t.Setenv("CHANTO_HOME", t.TempDir())
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -25,10 +31,11 @@ func stagedModule(t *testing.T, aTest string) string {
 	put(t, dir, "a/a_test.go", aTest)
 	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/s/a\"\n\n// Sum is three.\nfunc Sum() int { return a.V() + a.W() }\n")
 	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum() != 3 {\n\t\tt.Fatal(Sum())\n\t}\n}\n")
-	for i := 0; i < 20; i++ {
+	for i := 0; i < others; i++ {
 		put(t, dir, fmt.Sprintf("p%02d/p.go", i), fmt.Sprintf("package p%02d\n", i))
 		put(t, dir, fmt.Sprintf("p%02d/p_test.go", i), fmt.Sprintf("package p%02d\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n", i))
 	}
+	put(t, dir, "notest/n.go", "package notest\n")
 	sh(t, dir, "git", "add", "-A")
 	sh(t, dir, "git", "commit", "-qm", "init")
 	return dir
@@ -162,28 +169,15 @@ func TestStagesNotWithPackageParallelism(t *testing.T) {
 	}
 }
 
-// smallModule is stagedModule with two packages of their own instead of
+// smallModule is stagedModule with one package of its own instead of
 // twenty: the module has too few test files to narrow, so its runs are
 // full, and the -run pattern's time rule is off, so they are split.
 func smallModule(t *testing.T, aTest string) string {
 	t.Helper()
-	t.Setenv("CHANTO_HOME", t.TempDir())
-	t.Setenv("GOFLAGS", "-mod=mod")
 	old := selecttest.MinRunPatternSecs
 	selecttest.MinRunPatternSecs = 0
 	t.Cleanup(func() { selecttest.MinRunPatternSecs = old })
-	dir := gitRepo(t)
-	put(t, dir, "go.mod", "module example.com/s\n\ngo 1.22\n")
-	put(t, dir, "a/a.go", aGo("1", "2"))
-	put(t, dir, "a/a_test.go", aTest)
-	put(t, dir, "b/b.go", "package b\n\nimport \"example.com/s/a\"\n\n// Sum is three.\nfunc Sum() int { return a.V() + a.W() }\n")
-	put(t, dir, "b/b_test.go", "package b\n\nimport \"testing\"\n\nfunc TestSum(t *testing.T) {\n\tif Sum() != 3 {\n\t\tt.Fatal(Sum())\n\t}\n}\n")
-	put(t, dir, "p/p.go", "package p\n")
-	put(t, dir, "p/p_test.go", "package p\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n")
-	put(t, dir, "notest/n.go", "package notest\n")
-	sh(t, dir, "git", "add", "-A")
-	sh(t, dir, "git", "commit", "-qm", "init")
-	return dir
+	return splitModule(t, aTest, 1)
 }
 
 // A full run is split too: the changed package's tests first, the rest of
@@ -196,7 +190,7 @@ func TestFullStagesStopAtTheChangedPackagesFailure(t *testing.T) {
 	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/a.TestV"}) {
 		t.Errorf("new failures %q", got)
 	}
-	want := "⚠ Not verified: go test ./a failed: TestV. The rest of the suite did not run yet (go test ./b ./notest ./p): it runs once these pass."
+	want := "⚠ Not verified: go test ./a failed: TestV. The rest of the suite did not run yet (go test ./b ./notest ./p00): it runs once these pass."
 	if rep.Verdict != NotVerified || rep.Evidence != want || !rep.NotRunIsRest() {
 		t.Errorf("%s: evidence %q\nwant %q", rep.Verdict, rep.Evidence, want)
 	}
@@ -220,7 +214,7 @@ func TestFullStagesOldFailureRunsTheRest(t *testing.T) {
 	dir := smallModule(t, aTestV+"\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken at HEAD\") }\n")
 	put(t, dir, "a/a.go", aGo("1", "5"))
 	rep := runStagedModule(t, dir)
-	wantCommands(t, rep, "go vet ./...", "go test ./a", "go test ./b ./notest ./p")
+	wantCommands(t, rep, "go vet ./...", "go test ./a", "go test ./b ./notest ./p00")
 	if got := ids(rep.NewFailures); !reflect.DeepEqual(got, []string{"example.com/s/b.TestSum"}) {
 		t.Errorf("new failures %q; evidence %q", got, rep.Evidence)
 	}
