@@ -75,6 +75,9 @@ func gateSendBack(rep *verify.Report, attempt, max int) string {
 			}
 			fmt.Fprintf(&b, what, strings.Join(rep.NotRun, "`, `"))
 		}
+		if len(rep.ChecksNotRun) > 0 {
+			fmt.Fprintf(&b, "The checks after this one did not run yet (`%s`): they run when these pass.\n\n", strings.Join(rep.ChecksNotRun, "`, `"))
+		}
 		fmt.Fprintf(&b, "Fix the code, not the tests, and finish again (attempt %d of %d). "+
 			"If the failure is in code you were told to leave alone, or the request conflicts with the test, leave it and explain why in your answer.", attempt, max)
 		return b.String()

@@ -37,7 +37,11 @@ func TestGateSendBackNamesTheImportersNotRun(t *testing.T) {
 	if want := "The tests of the packages that depend on the changed ones did not run yet (`go test ./b`): they run when these pass."; !strings.Contains(got, want) {
 		t.Fatalf("no %q in\n%s", want, got)
 	}
-	rep.NotRun = nil
+	rep.NotRun, rep.ChecksNotRun = nil, []string{"go test ./..."}
+	if got, want := gateSendBack(rep, 1, 3), "The checks after this one did not run yet (`go test ./...`): they run when these pass."; !strings.Contains(got, want) {
+		t.Fatalf("no %q in\n%s", want, got)
+	}
+	rep.ChecksNotRun = nil
 	if got := gateSendBack(rep, 1, 3); strings.Contains(got, "did not run yet") {
 		t.Fatalf("nothing stopped, yet\n%s", got)
 	}

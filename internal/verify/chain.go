@@ -66,6 +66,9 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			if last.rest != nil && len(newF) > 0 {
 				rep.NotRun = append(rep.NotRun, e.shownDir(c.Dir)+shownCommand(c, last.rest.Args))
 			}
+			for j := i + 1; j < len(checks); j++ {
+				rep.ChecksNotRun = append(rep.ChecksNotRun, e.shownDir(checks[j].Dir)+shownCommand(checks[j], sels[j].Args))
+			}
 			return nil
 		}
 		if last.rest != nil {

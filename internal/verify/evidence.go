@@ -135,7 +135,7 @@ func verdict(rep *Report, e *engine) (Verdict, string) {
 	case last.NoTests:
 		return NotVerified, fmt.Sprintf("%s%s %s; %s%s.", nv, cmd, runner.For(last.check.Runner).NoTestsText(), noTestsHint, earlier)
 	}
-	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + interruptedNote(last) + baselineNote(last) + earlier + "." + notRunNote(rep)
+	return NotVerified, nv + cmd + " failed" + stageNote(last) + failureSummary(rep.NewFailures, last.AlreadyFailing, last) + interruptedNote(last) + baselineNote(last) + earlier + "." + notRunNote(rep) + checksNotRunNote(rep)
 }
 
 // notRunNote names the dependents' tests a new failure in the changed
@@ -166,6 +166,23 @@ func notRunNote(rep *Report) string {
 		them = strings.Join(named, ", ")
 	}
 	return " The tests of the packages that depend on " + them + " did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
+}
+
+// checksNotRunNote names the checks a new failure kept from running:
+// " The checks after it did not run yet (go test ./a ./b): they run once
+// these pass."
+func checksNotRunNote(rep *Report) string {
+	if len(rep.ChecksNotRun) == 0 {
+		return ""
+	}
+	var shown []string
+	for _, c := range rep.ChecksNotRun {
+		shown = append(shown, shortCommand(c, nil))
+	}
+	if len(shown) == 1 {
+		return " The check after it did not run yet (" + shown[0] + "): it runs once these pass."
+	}
+	return " The checks after it did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in

@@ -222,3 +222,18 @@ func TestFullStagesOldFailureRunsTheRest(t *testing.T) {
 		t.Errorf("rest scope %q, want %q", got, want)
 	}
 }
+
+// A new go vet finding ends the chain before the tests: the evidence and
+// the report say they did not run.
+func TestChecksNotRunAfterANewVetFinding(t *testing.T) {
+	dir := stagedModule(t, aTestV)
+	put(t, dir, "a/a.go", "package a\n\n// V is one.\nfunc V() int {\n\treturn 1\n\tprintln()\n}\n\n// W is two.\nfunc W() int { return 2 }\n")
+	rep := runStagedModule(t, dir)
+	wantCommands(t, rep, "go vet ./a ./b")
+	if !reflect.DeepEqual(rep.ChecksNotRun, []string{"go test ./a ./b"}) {
+		t.Errorf("checks not run %q", rep.ChecksNotRun)
+	}
+	if want := "The check after it did not run yet (go test ./a ./b): it runs once these pass."; !strings.HasSuffix(rep.Evidence, want) {
+		t.Errorf("evidence %q\nwant it to end %q", rep.Evidence, want)
+	}
+}

@@ -170,6 +170,10 @@ type Report struct {
 	// of the packages that import the changed ones, stopped when the
 	// changed packages' own tests failed (they run once those pass).
 	NotRun []string `json:"not_run,omitempty"`
+	// ChecksNotRun are the checks after the one whose new failure ended
+	// the chain (go test after a new go vet finding): they run once it
+	// is mended.
+	ChecksNotRun []string `json:"checks_not_run,omitempty"`
 	// timeout is the time limit each check had, for the evidence.
 	timeout time.Duration
 
