@@ -98,7 +98,7 @@ func pythonCheck(ctx context.Context, root string, runner *run.Runner) Check {
 			if venv := venvOf(root, first); venv != "" && c != first {
 				chk.Note = "the virtualenv " + venv + " has no pytest, so " + displayInterp(root, c) + " ran the tests"
 			}
-			return chk
+			return withTox(root, chk)
 		}
 	}
 	if first == "" {

@@ -62,7 +62,8 @@ func (unittest) NarrowTests(_ string, args []string, tests []Failure) ([]string,
 // that it fails under the same ID: the test's dotted path, or for a
 // failing class or module fixture ("pkg.mod.K.setUpClass") its class or
 // module. A module that did not import ("unittest.loader._FailedTest.…")
-// fails under another ID when named, and has no such name.
+// fails under another ID when named, and has no such name; nor has a
+// doctest, whose ID names the function it documents.
 func UnittestName(id string) (string, bool) {
 	if strings.ContainsAny(id, " /") || strings.HasPrefix(id, "unittest.loader.") {
 		return "", false
@@ -73,6 +74,11 @@ func UnittestName(id string) (string, bool) {
 		return "", false
 	case last == "setUpClass" || last == "tearDownClass" || last == "setUpModule" || last == "tearDownModule":
 		return owner, true
+	case !strings.HasPrefix(last, "test"):
+		// Not a test method: a doctest a load_tests added
+		// ("more_itertools.more.outer_product"), which naming would
+		// load as the function itself.
+		return "", false
 	}
 	return id, true
 }
