@@ -179,10 +179,14 @@ func checksNotRunNote(rep *Report) string {
 	for _, c := range rep.ChecksNotRun {
 		shown = append(shown, shortCommand(c, nil))
 	}
-	if len(shown) == 1 {
-		return " The check after it did not run yet (" + shown[0] + "): it runs once these pass."
+	once := "once these pass"
+	if last := rep.Last(); last == nil || len(last.Failures) == 0 {
+		once = "once it passes" // a failure that names no test
 	}
-	return " The checks after it did not run yet (" + strings.Join(shown, "; ") + "): they run once these pass."
+	if len(shown) == 1 {
+		return " The check after it did not run yet (" + shown[0] + "): it runs " + once + "."
+	}
+	return " The checks after it did not run yet (" + strings.Join(shown, "; ") + "): they run " + once + "."
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in
