@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path"
@@ -82,7 +83,7 @@ func jsNamePattern(dir string, args []string, tests []Failure, prog string) (str
 		if strings.HasSuffix(f.Name, ")") && strings.Contains(f.Name, " (suite failed to run)") {
 			return "", false
 		}
-		names = append(names, regexp.QuoteMeta(f.Name))
+		names = append(names, regexp.QuoteMeta(sameNameIndex.ReplaceAllString(f.Name, "")))
 	}
 	if len(names) == 0 {
 		return "", false
@@ -96,6 +97,10 @@ func jsNamePattern(dir string, args []string, tests []Failure, prog string) (str
 var fastCheckSeed = regexp.MustCompile(` \(with seed=-?\d+\)$`)
 
 const anySeed = `( \(with seed=-?\d+\))?`
+
+// sameNameIndex is the " (#2)" that tells a test from the earlier ones of
+// its file with the same full name; the runner knows them by the name.
+var sameNameIndex = regexp.MustCompile(` \(#\d+\)$`)
 
 // testName is a jest or vitest test's full name without a fast-check
 // seed, so that runs (and the base's) name the same test alike.
@@ -263,16 +268,22 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 			file = rel
 		}
 		anyFailed := false
+		seen := map[string]int{}
 		for _, a := range tr.AssertionResults {
+			name := testName(a.FullName)
+			// Tests of one file may share a full name (immer: nine
+			// "modify deep object - keep value"); each is a test of
+			// its own, told apart by its place among them.
+			if seen[name]++; seen[name] > 1 {
+				name += fmt.Sprintf(" (#%d)", seen[name])
+			}
 			if a.Status == "passed" {
-				name := testName(a.FullName)
 				o.Passed = append(o.Passed, Failure{ID: file + " › " + name, Name: name})
 			}
 			if a.Status != "failed" {
 				continue
 			}
 			anyFailed = true
-			name := testName(a.FullName)
 			o.Failures = append(o.Failures, Failure{ID: file + " › " + name, Name: name})
 			for _, m := range a.FailureMessages {
 				if ex.Len() < 16<<10 {
