@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -200,6 +201,45 @@ func conftestDefs(src []byte) map[string]pyDef {
 var pytestRiskyOpts = []string{"-k", "--deselect", "--ignore", "--ignore-glob", "-p", "-m", "--co", "--collect-only",
 	"--lf", "--last-failed", "-x", "--exitfirst", "--maxfail", "--sw", "--stepwise", "--continue-on-collection-errors", "--noconftest", "--runxfail"}
 
+// pytestValuedOpts are the risky options whose value is the next word.
+var pytestValuedOpts = []string{"-k", "--deselect", "--ignore", "--ignore-glob", "-p", "-m", "--maxfail"}
+
+// addoptItems splits addopts into options, each with its value when that
+// is the next word ("--deselect tests/t.py::test_a"), so a second
+// --deselect of another test counts as gained.
+func addoptItems(s string) []string {
+	w := strings.Fields(s)
+	var out []string
+	for i := 0; i < len(w); i++ {
+		if slices.Contains(pytestValuedOpts, w[i]) && i+1 < len(w) && !strings.HasPrefix(w[i+1], "-") {
+			out = append(out, w[i]+" "+w[i+1])
+			i++
+			continue
+		}
+		out = append(out, w[i])
+	}
+	return out
+}
+
+// riskyPytestOpt reports an addopts item that narrows collection or stops
+// early (pytestRiskyOpts); -p only when it turns a plugin off.
+func riskyPytestOpt(item string) bool {
+	flag, value, _ := strings.Cut(item, " ")
+	for _, r := range pytestRiskyOpts {
+		switch {
+		case r == "-p":
+			if flag == "-p" && strings.HasPrefix(value, "no:") || strings.HasPrefix(flag, "-pno:") || strings.HasPrefix(flag, "-p=no:") || strings.HasPrefix(flag, "no:") {
+				return true
+			}
+		case flag == r || strings.HasPrefix(flag, r+"="):
+			return true
+		case len(r) == 2 && strings.HasPrefix(flag, r):
+			return true // -kfoo, -xv
+		}
+	}
+	return false
+}
+
 func checkPytestConfig(p string, b, a []byte) []Violation {
 	bo, ao := pytestOptions(p, b), pytestOptions(p, a)
 	if ao == nil {
@@ -209,19 +249,17 @@ func checkPytestConfig(p string, b, a []byte) []Violation {
 		bo = map[string]string{}
 	}
 	var out []Violation
-	have := map[string]bool{}
-	for _, t := range strings.Fields(bo["addopts"]) {
-		have[t] = true
+	have := map[string]int{}
+	for _, t := range addoptItems(bo["addopts"]) {
+		have[t]++
 	}
-	for _, t := range strings.Fields(ao["addopts"]) {
-		if have[t] {
+	for _, t := range addoptItems(ao["addopts"]) {
+		if have[t] > 0 {
+			have[t]--
 			continue
 		}
-		for _, r := range pytestRiskyOpts {
-			if t == r || strings.HasPrefix(t, r+"=") || (len(r) == 2 && strings.HasPrefix(t, r) && r != "-p") || (r == "-p" && strings.HasPrefix(t, "no:")) {
-				out = append(out, harnessViolation(p, "pytest addopts gained "+t, lineOf(a, "addopts"), bo["addopts"], ao["addopts"]))
-				break
-			}
+		if riskyPytestOpt(t) {
+			out = append(out, harnessViolation(p, "pytest addopts gained "+t, lineOf(a, "addopts"), bo["addopts"], ao["addopts"]))
 		}
 	}
 	for _, k := range []string{"testpaths", "python_files", "python_classes", "python_functions"} {

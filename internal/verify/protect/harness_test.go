@@ -1,6 +1,7 @@
 package protect
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -64,6 +65,10 @@ func TestHarnessEdits(t *testing.T) {
 		{"pytest.ini honest", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -ra\n", ""},
 		{"pytest.ini deselect", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --deselect tests/test_calc.py::test_add\n", HarnessWeakened},
 		{".pytest.ini deselect", ".pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q --deselect tests/test_calc.py::test_add\n", HarnessWeakened},
+		{"a second --deselect", "pytest.ini", "[pytest]\naddopts = --deselect tests/test_calc.py::test_add\n", "[pytest]\naddopts = --deselect tests/test_calc.py::test_add --deselect tests/test_calc.py::test_sub\n", HarnessWeakened},
+		{"a plugin turned on", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -p xdist\n", ""},
+		{"a plugin turned off", "pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q -p no:randomly\n", HarnessWeakened},
+		{"options reordered", "pytest.ini", "[pytest]\naddopts = --deselect a.py::t -q\n", "[pytest]\naddopts = -q --deselect a.py::t\n", ""},
 		{"pytest.toml -k", "pytest.toml", "[pytest]\naddopts = [\"-q\"]\n", "[pytest]\naddopts = [\"-q\", \"-k\", \"not slow\"]\n", HarnessWeakened},
 		{"pyproject -k", "pyproject.toml", "[tool.pytest.ini_options]\naddopts = \"-q\"\n", "[tool.pytest.ini_options]\naddopts = \"-q -k 'not slow'\"\n", HarnessWeakened},
 		{"setup.cfg ignore", "setup.cfg", "[tool:pytest]\ntestpaths = tests\n", "[tool:pytest]\ntestpaths = tests\naddopts = --ignore=tests/test_calc.py\n", HarnessWeakened},
@@ -211,5 +216,19 @@ func TestProbeOf(t *testing.T) {
 		if got := probeOf(tt.lang, normProbe(tt.line)); got != tt.want {
 			t.Errorf("probeOf(%s, %q) = %q, want %q", tt.lang, tt.line, got, tt.want)
 		}
+	}
+}
+
+// Each option gained is named with its value: two --deselects are two
+// findings, each naming its test.
+func TestPytestAddoptsNamesWhatWasGained(t *testing.T) {
+	vs := checkPytestConfig("pytest.ini", []byte("[pytest]\naddopts = -q\n"),
+		[]byte("[pytest]\naddopts = -q --deselect tests/t.py::test_a --deselect tests/t.py::test_b\n"))
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Message)
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "gained --deselect tests/t.py::test_a") || !strings.Contains(got[1], "gained --deselect tests/t.py::test_b") {
+		t.Errorf("messages %q", got)
 	}
 }
