@@ -41,6 +41,13 @@ func toxTests(root string) (toxRun, bool) {
 		}
 		switch mod {
 		case "unittest":
+			// Only a plain run, which `-m unittest` is: discover with
+			// its own folder or pattern finds other files.
+			for _, a := range rest {
+				if a != "-v" && a != "--verbose" && a != "-b" && a != "--buffer" && !strings.HasPrefix(a, "{posargs") {
+					return toxRun{}, false
+				}
+			}
 			return toxRun{unittest: true}, true
 		case "pytest":
 			args, ok := doctestArgs(root, rest, changedir)

@@ -30,6 +30,7 @@ func TestToxTests(t *testing.T) {
 		{"coverage, src layout, second line", "[testenv]\ndeps = pytest\ncommands =\n    ruff check .\n    coverage run -m pytest --doctest-modules {envsitepackagesdir}/pkg {toxinidir}/tests\n",
 			false, []string{"--doctest-modules", "src/pkg", "tests"}},
 		{"a doctest glob, no paths", "[testenv]\ncommands = python -m pytest --doctest-glob=*.rst\n", false, []string{"--doctest-glob=*.rst"}},
+		{"unittest discover in a folder of its own", "[testenv]\ncommands = python -m unittest discover -s tests -p *_test.py\n", false, nil},
 		{"no doctests", "[testenv]\ncommands = pytest --cov boltons tests\n", false, nil},
 		{"an option whose value may be the next word", "[testenv]\ncommands = pytest --doctest-modules -p no:cacheprovider boltons\n", false, nil},
 		{"changedir and no paths", "[testenv]\nchangedir = docs\ncommands = pytest --doctest-modules\n", false, nil},
