@@ -17,9 +17,10 @@ import (
 func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Check, sels []selecttest.Selection) error {
 	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return !c.FullReason.IsZero() })
 	checks, sels = slices.Clone(checks), slices.Clone(sels)
+	replaced := 0 // runs made again in their own place, under their index
 	for i := 0; i < len(checks); i++ {
 		c := checks[i]
-		cr, err := e.runCheck(ctx, i, c, sels[i])
+		cr, err := e.runCheck(ctx, i-replaced, c, sels[i])
 		if err != nil {
 			return err
 		}
@@ -59,6 +60,7 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
 			checks = slices.Insert(checks, i+1, c)
 			sels = slices.Insert(sels, i+1, goOn)
+			replaced++
 			continue
 		}
 		if len(newF) > 0 || len(oldF) == 0 {
