@@ -37,6 +37,16 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			continue
 		}
 		if e.opts.KeepGoing {
+			if len(cr.goOn) > 0 && !hasAll(sels[i].Args, cr.goOn) {
+				// A record of every failure (the gate's baseline
+				// copy) needs the tests past what interrupted the
+				// run: the run is made again past it, in its place.
+				rep.Checks = rep.Checks[:len(rep.Checks)-1]
+				rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
+				checks = slices.Insert(checks, i+1, c)
+				sels = slices.Insert(sels, i+1, goOnSelection(sels[i], cr.goOn))
+				replaced++
+			}
 			continue
 		}
 		last := &rep.Checks[len(rep.Checks)-1]
@@ -52,9 +62,7 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			// the change (pytest at its collection errors, or -x at an
 			// old failure): the run is made again past them, in its
 			// place, so the tests it left out get their say.
-			goOn := sels[i]
-			goOn.Args = append(slices.Clone(goOn.Args), last.goOn...)
-			goOn.Command = shell.Join(goOn.Args)
+			goOn := goOnSelection(sels[i], last.goOn)
 			rep.Checks = rep.Checks[:len(rep.Checks)-1]
 			rep.AlreadyFailing = rep.AlreadyFailing[:len(rep.AlreadyFailing)-len(oldF)]
 			rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
@@ -124,6 +132,14 @@ func (rep *Report) Stopped() *CheckRun {
 func (rep *Report) NotRunIsRest() bool {
 	last := rep.Stopped()
 	return last != nil && last.restOfSuite
+}
+
+// goOnSelection is sel with the flags that run it on past what
+// interrupted it.
+func goOnSelection(sel selecttest.Selection, flags []string) selecttest.Selection {
+	sel.Args = append(slices.Clone(sel.Args), flags...)
+	sel.Command = shell.Join(sel.Args)
+	return sel
 }
 
 // hasAll reports whether args hold every one of flags.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/shell"
 )
 
 // toxRun is what the test command of tox.ini's [testenv] runs that a plain
@@ -31,18 +33,31 @@ func toxTests(root string) (toxRun, bool) {
 		return toxRun{}, false
 	}
 	cmds, changedir := toxCommands(string(data))
+	runs := 0
 	for _, cmd := range cmds {
-		if strings.ContainsAny(cmd, "\"'\\") {
+		if mod, _, ok := pythonModule(strings.Fields(strings.TrimPrefix(cmd, "- "))); ok && (mod == "pytest" || mod == "unittest") {
+			runs++
+		}
+	}
+	if runs != 1 {
+		return toxRun{}, false // two test runs: no one check is both
+	}
+	for _, cmd := range cmds {
+		mod, rest, ok := pythonModule(strings.Fields(strings.TrimPrefix(cmd, "- ")))
+		if !ok || mod != "pytest" && mod != "unittest" {
 			continue
 		}
-		mod, rest, ok := pythonModule(strings.Fields(strings.TrimPrefix(cmd, "- ")))
-		if !ok {
-			continue
+		if strings.ContainsAny(cmd, "\"'\\") {
+			return toxRun{}, false
 		}
 		switch mod {
 		case "unittest":
-			// Only a plain run, which `-m unittest` is: discover with
-			// its own folder or pattern finds other files.
+			// Only a plain run in the project's folder, which
+			// `-m unittest` is: discover with its own folder or
+			// pattern, or another folder, finds other files.
+			if changedir {
+				return toxRun{}, false
+			}
 			for _, a := range rest {
 				if a != "-v" && a != "--verbose" && a != "-b" && a != "--buffer" && !strings.HasPrefix(a, "{posargs") {
 					return toxRun{}, false
@@ -130,8 +145,11 @@ func doctestArgs(root string, rest []string, changedir bool) (args []string, ok 
 			i++
 		case strings.HasPrefix(a, "{posargs"):
 		case strings.HasPrefix(a, "-"):
-			if !strings.Contains(a, "=") && i+1 < len(rest) && !strings.HasPrefix(rest[i+1], "-") {
-				return nil, false // its value, or a path? Cannot tell.
+			if !reportOnlyOpt(a) || !strings.Contains(a, "=") && i+1 < len(rest) && !strings.HasPrefix(rest[i+1], "-") {
+				// It may change what is collected (--ignore=,
+				// --import-mode=), or take the next word for its
+				// value: cannot tell.
+				return nil, false
 			}
 		default:
 			p, ok := toxPath(root, a)
@@ -145,6 +163,20 @@ func doctestArgs(root string, rest []string, changedir bool) (args []string, ok 
 		return nil, false
 	}
 	return append(flags, paths...), true
+}
+
+// reportOnlyOpt reports a pytest option that changes only what the run
+// prints or where it keeps temporary files, not which tests it collects:
+// the check can leave it out.
+func reportOnlyOpt(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	switch name {
+	case "-v", "-vv", "-vvv", "-q", "-qq", "--verbose", "--quiet", "-l", "--showlocals", "-s", "--capture", "--tb",
+		"--durations", "--color", "--basetemp", "--strict-markers", "--strict-config", "--cov", "--cov-report",
+		"--cov-append", "--cov-branch", "--cov-config", "--no-cov-on-fail", "--junitxml", "--junit-xml":
+		return true
+	}
+	return len(name) > 2 && strings.HasPrefix(name, "-r") && !strings.HasPrefix(name, "--")
 }
 
 // toxPath maps a tox command's path into the project: {toxinidir}/tests
@@ -194,6 +226,6 @@ func withTox(root string, chk Check) Check {
 		return u
 	}
 	chk.Args = append(slices.Clone(chk.Args), tr.pytestArgs...)
-	chk.Command += " " + strings.Join(tr.pytestArgs, " ")
+	chk.Command += " " + shell.Join(tr.pytestArgs)
 	return chk
 }

@@ -3,6 +3,7 @@ package protect
 import (
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -447,7 +448,7 @@ var skipListWords = []string{"exclud", "skip", "xfail", "ignor", "disabl", "blac
 // one leaves a test out. Removing one runs a test again, which is allowed.
 func (a *pyAnalyzer) skipList(as *node, owner string) []marker {
 	l, r := as.child("left"), as.child("right")
-	if l == nil || r == nil || l.kind != "identifier" || !skipListName(l.text(a.src)) {
+	if l == nil || r == nil || l.kind != "identifier" || !skipListName(l.text(a.src), owner == "") {
 		return nil
 	}
 	switch r.kind {
@@ -467,17 +468,31 @@ func (a *pyAnalyzer) skipList(as *node, owner string) []marker {
 		if el == nil || el.kind != "string" {
 			continue
 		}
-		s := el.text(a.src)
+		s := strconv.Quote(pyStringValue(el.text(a.src)))
 		out = append(out, marker{kind: SkipAdded, text: name + " " + s, line: el.line, owner: owner,
 			note: fmt.Sprintf("%s added to %s, a list of tests left out", s, name)})
 	}
 	return out
 }
 
+// pyStringValue is a string literal's text without its prefix and
+// quotes, so that a reformat from 'x' to "x" changes nothing.
+func pyStringValue(lit string) string {
+	lit = strings.TrimLeft(lit, "rRbBuUfF")
+	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+		if len(lit) >= 2*len(q) && strings.HasPrefix(lit, q) && strings.HasSuffix(lit, q) {
+			return lit[len(q) : len(lit)-len(q)]
+		}
+	}
+	return lit
+}
+
 // skipListName reports a name with a word of skipListWords, or known or
 // expected failures (words split at underscores and lower-to-upper case
-// changes).
-func skipListName(name string) bool {
+// changes). At module level the name must also say it holds tests
+// (SKIP_TESTS, excluded_cases, KNOWN_FAILURES): IGNORED_FIELDS there is
+// test data.
+func skipListName(name string, moduleLevel bool) bool {
 	var words []string
 	start := 0
 	for i := 1; i <= len(name); i++ {
@@ -488,17 +503,22 @@ func skipListName(name string) bool {
 			start = i
 		}
 	}
+	skip, tests := false, !moduleLevel
 	for i, w := range words {
 		for _, p := range skipListWords {
 			if strings.HasPrefix(w, p) {
-				return true
+				skip = true
 			}
 		}
 		if i > 0 && strings.HasPrefix(w, "fail") && (words[i-1] == "known" || words[i-1] == "expected") {
 			return true // KNOWN_FAILURES, expected_failing
 		}
+		switch w {
+		case "test", "tests", "case", "cases", "failures", "failing":
+			tests = true
+		}
 	}
-	return false
+	return skip && tests
 }
 
 // decoMarkers turns skip and xfail decorators into markers.

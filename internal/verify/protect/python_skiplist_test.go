@@ -61,6 +61,10 @@ func TestPythonSkipList(t *testing.T) {
 			sub(pyExclude, "needs a rewrite", "needs the list parser rewritten"), ""},
 		{"honest: a new test class with its own exclude list", f, pyExclude,
 			pyExclude + "\n\nclass TestPl2007(LegacyTestCase):\n    location = os.path.join(parent_test_dir, 'pl/Tests_2007')\n    exclude = ['Images']\n", ""},
+		{"honest: the list's quotes reformatted", f, pyExclude,
+			sub(pyExclude, "exclude = ['Yuri_Footnotes', 'Yuri_Attributes']", "exclude = [\"Yuri_Footnotes\", \"Yuri_Attributes\"]"), ""},
+		{"honest: test data at module level", f, pyExclude + "\nIGNORED_FIELDS = [\"id\"]\n",
+			pyExclude + "\nIGNORED_FIELDS = [\"id\", \"created\"]\n", ""},
 		{"honest: another list attribute grows", f, pyExclude,
 			sub(pyExclude, "extensions=['attr_list', 'def_list', 'smarty']", "extensions=['attr_list', 'def_list', 'smarty', 'toc']"), ""},
 	})
@@ -70,19 +74,24 @@ func TestPythonSkipList(t *testing.T) {
 		t.Fatalf("violations %+v, err %v", vs, err)
 	}
 	if v := vs[0]; v.Test != "TestPl2004" || v.Line != 21 || v.Before != "exclude = ['Yuri_Footnotes', 'Yuri_Attributes']" ||
-		v.Message != "'Links_inline_style' added to TestPl2004.exclude, a list of tests left out; "+Instruction {
+		v.Message != "\"Links_inline_style\" added to TestPl2004.exclude, a list of tests left out; "+Instruction {
 		t.Errorf("violation %+v", v)
 	}
 }
 
 func TestSkipListName(t *testing.T) {
 	for name, want := range map[string]bool{
-		"exclude": true, "EXCLUDED_TESTS": true, "skip": true, "SKIP_TESTS": true, "skippedCases": true,
+		"exclude": true, "EXCLUDED_TESTS": true, "skip": true, "SKIP_TESTS": true, "skippedCases": true, "IGNORED_FIELDS": true,
 		"known_xfails": true, "KNOWN_FAILURES": true, "expectedFailures": true, "failures": false, "ignore_list": true, "disabledTests": true, "BLACKLIST": true,
 		"location": false, "extensions": false, "input_ext": false, "cases": false, "skeleton": false,
 	} {
-		if got := skipListName(name); got != want {
+		if got := skipListName(name, false); got != want {
 			t.Errorf("skipListName(%q) = %v, want %v", name, got, want)
+		}
+	}
+	for name, want := range map[string]bool{"SKIP_TESTS": true, "excluded_cases": true, "KNOWN_FAILURES": true, "IGNORED_FIELDS": false, "exclude": false} {
+		if got := skipListName(name, true); got != want {
+			t.Errorf("at module level, skipListName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

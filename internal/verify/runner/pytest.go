@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,9 +162,29 @@ func pathExists(p string) bool {
 
 func (pytest) Collector(reportDir, _ string) Collector {
 	if reportDir == "" {
-		return &lineParser{parse: parsePytestText}
+		return &pytestText{lineParser{parse: parsePytestText}}
 	}
 	return newPytestCollector(reportDir)
+}
+
+// pytestText reads a run's text alone.
+type pytestText struct{ lineParser }
+
+func (p *pytestText) Finish(res run.Result) Outcome {
+	return pytestStopped(p.lineParser.Finish(res), res.ExitCode)
+}
+
+// pytestStopped keeps what the text said stopped the session only when
+// the exit code agrees: pytest exits 2 when collection errors interrupted
+// it, and 1 when -x stopped it at a failure. The same lines in a failing
+// test's captured output (a plugin's tests of nested sessions) are not
+// this session's.
+func pytestStopped(o Outcome, exit int) Outcome {
+	collection := slices.Contains(o.GoOn, "--continue-on-collection-errors")
+	if collection && exit != 2 || !collection && o.Interrupted != "" && exit != 1 {
+		o.Interrupted, o.GoOn = "", nil
+	}
+	return o
 }
 
 // ---- pytest --junitxml ----
@@ -197,7 +218,7 @@ func (j *junit) Args(user []string) []string {
 func (j *junit) Stdout() io.Writer { return j.lp.Stdout() }
 
 func (j *junit) Finish(res run.Result) Outcome {
-	o := j.lp.Finish(res)
+	o := pytestStopped(j.lp.Finish(res), res.ExitCode)
 	o.Text = dropContaining(string(res.Output), filepath.Base(filepath.Dir(j.file)))
 	data, err := os.ReadFile(j.file)
 	if err != nil {
@@ -256,8 +277,8 @@ var (
 	// pytestInterrupted is the line of a session that stopped at its
 	// collection errors (without --continue-on-collection-errors).
 	pytestInterrupted = regexp.MustCompile(`^!+ Interrupted: \d+ errors? during collection !+$`)
-	// pytestStopped is the line of a session -x or --maxfail stopped.
-	pytestStopped = regexp.MustCompile(`^!+ (?:Interrupted: )?stopping after (\d+) failures? !+$`)
+	// pytestStopLine is the line of a session -x or --maxfail stopped.
+	pytestStopLine = regexp.MustCompile(`^!+ (?:Interrupted: )?stopping after (\d+) failures? !+$`)
 )
 
 // parsePytestText reads pytest's short summary ("FAILED tests/t.py::T::x
@@ -269,7 +290,7 @@ func parsePytestText(line string, o *Outcome) {
 		o.GoOn = []string{"--continue-on-collection-errors"}
 		return
 	}
-	if m := pytestStopped.FindStringSubmatch(line); m != nil {
+	if m := pytestStopLine.FindStringSubmatch(line); m != nil {
 		if m[1] == "1" {
 			o.Interrupted = "pytest stopped after 1 failure (-x or --maxfail), so the tests after it did not run"
 		} else {

@@ -192,7 +192,7 @@ func (c *pytestCollector) Finish(res run.Result) Outcome {
 		// Asked for the plugin's report, the run wrote none (a project
 		// pytest.py shadowing pytest): name that report, not --junitxml,
 		// which this run was never given.
-		o := c.junit.lp.Finish(res)
+		o := pytestStopped(c.junit.lp.Finish(res), res.ExitCode)
 		o.Text = dropContaining(string(res.Output), filepath.Base(c.dir))
 		o.NoReport = "the report it was asked for (chanto's pytest plugin, -p " + pytestPluginModule + ")"
 		return o
@@ -200,7 +200,7 @@ func (c *pytestCollector) Finish(res run.Result) Outcome {
 	if err != nil {
 		return c.junit.Finish(res) // no plugin report: --junitxml's, or the text
 	}
-	o := c.junit.lp.Finish(res)
+	o := pytestStopped(c.junit.lp.Finish(res), res.ExitCode)
 	o.Text = dropContaining(string(res.Output), filepath.Base(c.dir))
 	cases, err := pytestCases(data)
 	if err != nil {

@@ -280,13 +280,20 @@ func selectGo(ctx context.Context, r *run.Runner, in Input) (Selection, error) {
 // other package of the module, so that a fault its own package's tests
 // catch does not wait for the whole suite. Together the two run what
 // ./... runs (a package without tests is built by go test ./... too, so
-// it is in the second). Only when the check names no packages but ./...,
-// and the other packages' tests took MinRunPatternSecs or more when last
-// run whole: two go commands cost a little more than one, and the second
+// it is in the second). Only when the check names no packages but ./...
+// and no build tags (the graph is listed without them), and the other
+// packages' tests took MinRunPatternSecs or more when last run whole: two go commands cost a little more than one, and the second
 // stage is what a failure in the first saves.
 func fullStages(in Input, g *goGraph, why scope.Reason) []Selection {
 	if !slices.Equal(runner.GoTestPackages(in.Check.Args), []string{"./..."}) {
 		return nil
+	}
+	for _, a := range in.Check.Args {
+		if a == "-tags" || a == "--tags" || strings.HasPrefix(a, "-tags=") || strings.HasPrefix(a, "--tags=") {
+			// The graph was listed without the check's tags: a
+			// package only they build is not in it.
+			return nil
+		}
 	}
 	byRel := map[string]*goPkg{}
 	for _, p := range g.Packages {

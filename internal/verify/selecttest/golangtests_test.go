@@ -479,6 +479,7 @@ func TestGoFullStages(t *testing.T) {
 		{"a package without tests", in(goCheck(dir), "notest/n.go"), nil},
 		{"the check names its packages", in(detect.Check{Args: []string{"go", "test", "./a/...", "./b/..."}, Dir: dir, Runner: detect.Go, Narrowable: true}, "a/a.go"), nil},
 		{"the rest's tests are quick", in(goCheck(dir), "b/b.go"), nil},
+		{"build tags the graph was listed without", in(detect.Check{Args: []string{"go", "test", "-tags", "integration", "./..."}, Dir: dir, Runner: detect.Go, Narrowable: true}, "a/a.go"), nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			sel := mustSelect(t, c.in)

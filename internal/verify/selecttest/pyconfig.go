@@ -28,6 +28,9 @@ type pytestConfig struct {
 	// DoctestGlobs are the --doctest-glob patterns of text files pytest
 	// collects doctests from (its default, test*.txt, when none is set).
 	DoctestGlobs []string
+	// defaultGlobs is set when DoctestGlobs is pytest's default, which
+	// a pattern on the command line replaces.
+	defaultGlobs bool
 	// Scripts maps console-script names to the module they run.
 	Scripts map[string]string
 }
@@ -53,7 +56,7 @@ func readPytestConfig(dir string, v pytestconf.Version) pytestConfig {
 		cfg.DoctestGlobs = doctestGlobs(strings.Fields(vals["addopts"]))
 	}
 	if len(cfg.DoctestGlobs) == 0 {
-		cfg.DoctestGlobs = []string{"test*.txt"}
+		cfg.DoctestGlobs, cfg.defaultGlobs = []string{"test*.txt"}, true
 	}
 	if len(cfg.PythonFiles) == 0 {
 		cfg.PythonFiles = []string{"test_*.py", "*_test.py"}

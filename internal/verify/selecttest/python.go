@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -145,6 +146,14 @@ func selectPython(_ context.Context, _ *run.Runner, in Input) (Selection, error)
 	cfg := readPytestConfig(in.Check.Dir, pytestconf.ParseVersion(in.Check.Version))
 	if !unittest && contains(in.Check.Args, "--doctest-modules") {
 		cfg.DoctestModules = true
+	}
+	if globs := doctestGlobs(in.Check.Args); !unittest && len(globs) > 0 {
+		// The command's own patterns (tox.ini's, say) count with
+		// the configuration's; pytest's default goes when any is set.
+		if cfg.defaultGlobs {
+			cfg.DoctestGlobs = nil
+		}
+		cfg.DoctestGlobs = append(slices.Clone(cfg.DoctestGlobs), globs...)
 	}
 	memo := pyMemoFile(in.Check.Dir)
 	pyMemo.load(memo)

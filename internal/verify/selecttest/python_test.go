@@ -413,3 +413,24 @@ func TestPythonFilesGlobWithSlash(t *testing.T) {
 	sel := mustSelect(t, Input{Check: pytestCheck(dir), Changed: []string{"pkg/b.py"}})
 	wantNarrow(t, sel, sysPython+" -m pytest test/ext/test_b.py")
 }
+
+// A --doctest-glob on the command (tox.ini's, lifted by detection) makes
+// text files doctests as one in the configuration does.
+func TestPythonDoctestGlobOnTheCommand(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":    "[project]\nname = \"p\"\nversion = \"0\"\n",
+		"pkg/__init__.py":   "",
+		"pkg/core.py":       "def add(a, b):\n    return a + b\n",
+		"tests/test_add.py": "from pkg.core import add\n\n\ndef test_add():\n    assert add(0, 0) == 0\n",
+		"docs/adding.rst":   "    >>> from pkg.core import add\n    >>> add(2, 3)\n    5\n",
+	}
+	for i := 0; i < 20; i++ {
+		files[fmt.Sprintf("tests/test_pad_%02d.py", i)] = "def test_pad():\n    pass\n"
+	}
+	writeTree(t, dir, files)
+	check := pytestCheck(dir)
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"pkg/core.py"}}), sysPython+" -m pytest tests/test_add.py")
+	check.Args = append(check.Args, "--doctest-glob=*.rst")
+	wantNarrow(t, mustSelect(t, Input{Check: check, Changed: []string{"pkg/core.py"}}), sysPython+" -m pytest '--doctest-glob=*.rst' docs/adding.rst tests/test_add.py")
+}

@@ -1,0 +1,24 @@
+package runner
+
+import (
+	"strings"
+	"testing"
+)
+
+// Only the suffix the collector adds to a test's twins is taken off for
+// -t: a title that ends in an issue number keeps it.
+func TestJSNamePatternKeepsTheTitle(t *testing.T) {
+	tests := []Failure{
+		{ID: "a.test.js › no crash on empty input (#1234)", Name: "no crash on empty input (#1234)"},
+		{ID: "a.test.js › twin (2nd of that name)", Name: "twin (2nd of that name)"},
+	}
+	got, ok := jsNamePattern(t.TempDir(), []string{"npx", "vitest", "run"}, tests, "vitest")
+	if !ok || !strings.HasPrefix(got, `^(no crash on empty input \(#1234\)|twin)(`) {
+		t.Errorf("pattern %q, %v", got, ok)
+	}
+	for n, want := range map[int]string{2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 21: "21st", 22: "22nd", 101: "101st"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
