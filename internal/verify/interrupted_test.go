@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,4 +93,24 @@ func verifyWithin(t *testing.T, dir string, limit time.Duration) *Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// A run that records every failure (the gate's baseline copy, KeepGoing)
+// goes on past the collection errors too: a failure it never reached
+// would read as new later.
+func TestPytestInterruptedKeepGoing(t *testing.T) {
+	dir := pytestRepo(t, map[string]string{
+		"pytest.ini":         "[pytest]\npythonpath = .\n",
+		"calc.py":            "def add(a, b):\n    return a + b\n",
+		"tests/test_add.py":  "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 5\n",
+		"tests/test_more.py": "from calc import mul\n",
+	})
+	rep, err := Run(context.Background(), Options{Root: dir, Timeout: time.Minute, KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCommands(t, rep, "python3 -m pytest --continue-on-collection-errors")
+	if got := ids(rep.Checks[0].Failures); !slices.Contains(got, "tests.test_add::test_add") {
+		t.Errorf("failures %q, want test_add among them", got)
+	}
 }
