@@ -5,10 +5,12 @@
 // move the cursor, rewrite the screen or set the window title, and text is
 // cut by character, never inside a UTF-8 sequence. It is the one place that
 // does this; every face (print mode, chanto verify, the TUI) goes through it.
+// It also spells the ordinals names shown to people use (Ordinal).
 package safetext
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -216,4 +218,19 @@ func (s *Stream) Flush() string {
 	text := s.carry
 	s.carry = ""
 	return Clean(text)
+}
+
+// Ordinal writes n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st.
+func Ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/llm"
+	"github.com/chanto-dev/chanto/internal/safetext"
 )
 
 // Model plays a Script back, one response per Stream call.
@@ -57,7 +58,7 @@ func (m *Model) take() (response, int, error) {
 	if m.next >= total {
 		m.next++
 		return response{}, 0, fmt.Errorf("scripted model: %s has %d %s; a %s was requested",
-			m.script.Path, total, plural(total, "response"), ordinal(m.next))
+			m.script.Path, total, plural(total, "response"), safetext.Ordinal(m.next))
 	}
 	r := m.script.responses[m.next]
 	m.next++
@@ -184,19 +185,4 @@ func plural(n int, word string) string {
 		return word
 	}
 	return word + "s"
-}
-
-// ordinal writes 1st, 2nd, 3rd, 4th, 11th, 21st…
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
 }

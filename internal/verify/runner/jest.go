@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/chanto-dev/chanto/internal/run"
+	"github.com/chanto-dev/chanto/internal/safetext"
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/scope"
 )
@@ -102,21 +103,6 @@ const anySeed = `( \(with seed=-?\d+\))?`
 // earlier ones of its file with the same full name; the runner knows them
 // by the name alone.
 var sameNameIndex = regexp.MustCompile(` \(\d+(?:st|nd|rd|th) of that name\)$`)
-
-// ordinal is 2nd, 3rd, 11th, 21st.
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return fmt.Sprintf("%d%s", n, suffix)
-}
 
 // testName is a jest or vitest test's full name without a fast-check
 // seed, so that runs (and the base's) name the same test alike.
@@ -291,7 +277,7 @@ func (j *jestJSON) Finish(res run.Result) Outcome {
 			// "modify deep object - keep value"); each is a test of
 			// its own, told apart by its place among them.
 			if seen[name]++; seen[name] > 1 {
-				name += fmt.Sprintf(" (%s of that name)", ordinal(seen[name]))
+				name += fmt.Sprintf(" (%s of that name)", safetext.Ordinal(seen[name]))
 			}
 			if a.Status == "passed" {
 				o.Passed = append(o.Passed, Failure{ID: file + " › " + name, Name: name})
