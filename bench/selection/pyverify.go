@@ -8,14 +8,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/chanto-dev/chanto/internal/verify/detect"
 )
 
 // -chanto on a Python project: py:DIR names a git work tree you prepared
 // (a clone of a public project, its dependencies importable by -python),
 // so nothing is downloaded here. Each mutation of a non-test source file
 // is judged by `chanto verify --json --sandbox off` and by the full suite,
-// `PYTHON -m pytest -q -rfE -p no:cacheprovider`; a fault is caught by the
+// `PYTHON -m pytest -q -rfE -p no:cacheprovider` and what chanto's detected
+// check adds to it (pytestExtra); a fault is caught by the
 // full suite when a test fails (or errors) that did not at HEAD, and by
 // chanto only when it names a new failure. A src/ layout gets
 // PYTHONPATH=DIR/src on both sides, as an editable install would.
@@ -74,10 +78,14 @@ func (b *bench) pyProject(ctx context.Context, name string) (*project, error) {
 	return p, nil
 }
 
-// pySuite runs the project's whole pytest suite with -python.
+// pySuite runs the project's whole pytest suite with -python, with the
+// arguments chanto's detected check adds to plain pytest (the doctests
+// tox.ini's command collects: boltons' --doctest-modules boltons tests),
+// so that the full suite runs what chanto runs in full.
 func (b *bench) pySuite() suite {
 	return suite{full: func(ctx context.Context, p *project, _ bool) (fullRun, error) {
-		res, err := b.timed(ctx, p, nil, b.opts.python, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider")
+		args := append([]string{"-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider"}, pytestExtra(p.dir)...)
+		res, err := b.timed(ctx, p, nil, append([]string{b.opts.python}, args...)...)
 		if err != nil {
 			return fullRun{}, err
 		}
@@ -105,4 +113,24 @@ func pytestNotRun(exit int) string {
 		return "no tests collected"
 	}
 	return ""
+}
+
+// pytestExtra is what the pytest check chanto detects in dir runs beyond
+// `python -m pytest`; nil when it detects none.
+func pytestExtra(dir string) []string {
+	ps, err := detect.Projects(dir, nil, nil)
+	if err != nil {
+		return nil
+	}
+	for _, pr := range ps {
+		for _, c := range pr.Checks {
+			if c.Runner != detect.Pytest || c.Dir != dir {
+				continue
+			}
+			if i := slices.Index(c.Args, "pytest"); i >= 0 {
+				return slices.Clone(c.Args[i+1:])
+			}
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +195,29 @@ func TestRepairTree(t *testing.T) {
 	}
 	if again, err := repairTree(ctx, p); err != nil || len(again) != 0 {
 		t.Errorf("a second repair = %v, %v; want nothing", again, err)
+	}
+}
+
+// The full suite of a py:DIR project runs what chanto's detected check
+// adds to plain pytest: the doctests tox.ini's command collects.
+func TestPytestExtraFollowsTheDetectedCheck(t *testing.T) {
+	t.Setenv("PATH", "/usr/bin:/bin")
+	t.Setenv("CHANTO_HOME", t.TempDir())
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"boltons/a.py":    "def f():\n    return 1\n",
+		"tests/test_a.py": "def test_a():\n    pass\n",
+		"tox.ini":         "[testenv]\ncommands = pytest --doctest-modules {env_site_packages_dir}/boltons {tox_root}/tests {posargs}\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := pytestExtra(dir), []string{"--doctest-modules", "boltons", "tests"}; !slices.Equal(got, want) {
+		t.Errorf("extra %q, want %q", got, want)
 	}
 }
