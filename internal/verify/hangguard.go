@@ -82,11 +82,5 @@ func (e *engine) hangGuard(c detect.Check, sel selecttest.Selection) time.Durati
 // setsTimeout reports whether go test arguments set -timeout, or run
 // benchmarks or fuzzing, whose time is theirs to take.
 func setsTimeout(args []string) bool {
-	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "-") && (name == "timeout" || name == "test.timeout" || name == "bench" || name == "fuzz") {
-			return true
-		}
-	}
-	return false
+	return runner.HasGoFlag(args, "timeout", "bench", "fuzz")
 }

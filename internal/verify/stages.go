@@ -10,6 +10,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/run"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -27,12 +28,7 @@ func (e *engine) staged(c detect.Check, sel selecttest.Selection) bool {
 	if c.Runner != detect.Go || len(sel.Stages) != 2 || e.opts.KeepGoing {
 		return false
 	}
-	for _, a := range append(strings.Fields(e.getenv("GOFLAGS")), c.Args...) {
-		if a == "-p" || a == "--p" || strings.HasPrefix(a, "-p=") || strings.HasPrefix(a, "--p=") {
-			return false
-		}
-	}
-	return true
+	return !runner.HasGoFlag(append(strings.Fields(e.getenv("GOFLAGS")), c.Args...), "p")
 }
 
 // runStaged runs the two stages of sel at once: the tests of the packages

@@ -108,6 +108,22 @@ var goDownload = Download{
 
 func (goTest) Download() Download { return goDownload }
 
+// HasGoFlag reports whether go command arguments set one of the flags
+// named, without dashes: -name, --name, -name=v and --name=v alike, and
+// the test binary's -test.name form too.
+func HasGoFlag(args []string, names ...string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if slices.Contains(names, name) || slices.Contains(names, strings.TrimPrefix(name, "test.")) {
+			return true
+		}
+	}
+	return false
+}
+
 // NarrowTargets puts the packages in place of ./... (or after the
 // command when it names none).
 func (goTest) NarrowTargets(_ string, args, targets []string) ([]string, bool) {

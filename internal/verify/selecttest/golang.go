@@ -288,12 +288,10 @@ func fullStages(in Input, g *goGraph, why scope.Reason) []Selection {
 	if !slices.Equal(runner.GoTestPackages(in.Check.Args), []string{"./..."}) {
 		return nil
 	}
-	for _, a := range in.Check.Args {
-		if a == "-tags" || a == "--tags" || strings.HasPrefix(a, "-tags=") || strings.HasPrefix(a, "--tags=") {
-			// The graph was listed without the check's tags: a
-			// package only they build is not in it.
-			return nil
-		}
+	if runner.HasGoFlag(in.Check.Args, "tags") {
+		// The graph was listed without the check's tags: a package
+		// only they build is not in it.
+		return nil
 	}
 	byRel := map[string]*goPkg{}
 	for _, p := range g.Packages {

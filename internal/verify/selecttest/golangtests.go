@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chanto-dev/chanto/internal/config"
+	"github.com/chanto-dev/chanto/internal/verify/runner"
 )
 
 // MaxRunNames is the most test names a -run pattern lists; a change that
@@ -164,14 +165,7 @@ func goRunPatternStats(in Input, g *goGraph, pl *goPlan, st *GoRunStats) (string
 // hasTestFilter reports flags that already choose tests (or benchmarks,
 // fuzzing), which a -run pattern would fight with.
 func hasTestFilter(args []string) bool {
-	for _, a := range args {
-		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		name = strings.TrimPrefix(name, "test.")
-		if strings.HasPrefix(a, "-") && slices.Contains([]string{"run", "skip", "bench", "fuzz", "list"}, name) {
-			return true
-		}
-	}
-	return false
+	return runner.HasGoFlag(args, "run", "skip", "bench", "fuzz", "list")
 }
 
 func isAsm(f string) bool { return strings.HasSuffix(f, ".s") || strings.HasSuffix(f, ".S") }
