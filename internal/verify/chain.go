@@ -6,6 +6,7 @@ import (
 
 	"github.com/chanto-dev/chanto/internal/shell"
 	"github.com/chanto-dev/chanto/internal/verify/detect"
+	"github.com/chanto-dev/chanto/internal/verify/scope"
 	"github.com/chanto-dev/chanto/internal/verify/selecttest"
 )
 
@@ -18,6 +19,15 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 	dependents := slices.ContainsFunc(checks, func(c detect.Check) bool { return !c.FullReason.IsZero() })
 	checks, sels = slices.Clone(checks), slices.Clone(sels)
 	replaced := 0 // runs made again in their own place, under their index
+	// again makes check i's run again in its place, with flags that run
+	// it on past what interrupted it: the report forgets the first run.
+	again := func(i int, flags []string) {
+		rep.Checks = rep.Checks[:len(rep.Checks)-1]
+		rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
+		checks = slices.Insert(checks, i+1, checks[i])
+		sels = slices.Insert(sels, i+1, goOnSelection(sels[i], flags))
+		replaced++
+	}
 	for i := 0; i < len(checks); i++ {
 		c := checks[i]
 		cr, err := e.runCheck(ctx, i-replaced, c, sels[i])
@@ -39,13 +49,8 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 		if e.opts.KeepGoing {
 			if len(cr.goOn) > 0 && !hasAll(sels[i].Args, cr.goOn) {
 				// A record of every failure (the gate's baseline
-				// copy) needs the tests past what interrupted the
-				// run: the run is made again past it, in its place.
-				rep.Checks = rep.Checks[:len(rep.Checks)-1]
-				rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
-				checks = slices.Insert(checks, i+1, c)
-				sels = slices.Insert(sels, i+1, goOnSelection(sels[i], cr.goOn))
-				replaced++
+				// copy) needs the tests past what interrupted the run.
+				again(i, cr.goOn)
 			}
 			continue
 		}
@@ -62,13 +67,8 @@ func (e *engine) runChain(ctx context.Context, rep *Report, checks []detect.Chec
 			// the change (pytest at its collection errors, or -x at an
 			// old failure): the run is made again past them, in its
 			// place, so the tests it left out get their say.
-			goOn := goOnSelection(sels[i], last.goOn)
-			rep.Checks = rep.Checks[:len(rep.Checks)-1]
 			rep.AlreadyFailing = rep.AlreadyFailing[:len(rep.AlreadyFailing)-len(oldF)]
-			rep.ScopeReasons = rep.ScopeReasons[:len(rep.ScopeReasons)-1]
-			checks = slices.Insert(checks, i+1, c)
-			sels = slices.Insert(sels, i+1, goOn)
-			replaced++
+			again(i, last.goOn)
 			continue
 		}
 		if len(newF) > 0 || len(oldF) == 0 {
@@ -131,7 +131,13 @@ func (rep *Report) Stopped() *CheckRun {
 // importers.
 func (rep *Report) NotRunIsRest() bool {
 	last := rep.Stopped()
-	return last != nil && last.restOfSuite
+	return last != nil && last.restIsSuite()
+}
+
+// restIsSuite reports whether rest is the rest of a full run, not the
+// changed packages' importers.
+func (cr *CheckRun) restIsSuite() bool {
+	return cr.rest != nil && cr.rest.Reason.Code == scope.RestOfSuite
 }
 
 // goOnSelection is sel with the flags that run it on past what

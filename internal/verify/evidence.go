@@ -147,12 +147,9 @@ func notRunNote(rep *Report) string {
 	if len(rep.NotRun) == 0 {
 		return ""
 	}
-	var shown []string
-	for _, c := range rep.NotRun {
-		shown = append(shown, shortCommand(c, nil))
-	}
+	shown := shortCommands(rep.NotRun)
 	last := rep.Stopped()
-	if last != nil && last.restOfSuite {
+	if last != nil && last.restIsSuite() {
 		return " The rest of the suite did not run yet (" + strings.Join(shown, "; ") + "): it runs once these pass."
 	}
 	them := "them"
@@ -175,10 +172,7 @@ func checksNotRunNote(rep *Report) string {
 	if len(rep.ChecksNotRun) == 0 {
 		return ""
 	}
-	var shown []string
-	for _, c := range rep.ChecksNotRun {
-		shown = append(shown, shortCommand(c, nil))
-	}
+	shown := shortCommands(rep.ChecksNotRun)
 	once := "once these pass"
 	if last := rep.Last(); last == nil || len(last.Failures) == 0 {
 		once = "once it passes" // a failure that names no test
@@ -187,6 +181,15 @@ func checksNotRunNote(rep *Report) string {
 		return " The check after it did not run yet (" + shown[0] + "): it runs " + once + "."
 	}
 	return " The checks after it did not run yet (" + strings.Join(shown, "; ") + "): they run " + once + "."
+}
+
+// shortCommands shortens each of the commands for the evidence.
+func shortCommands(cmds []string) []string {
+	out := make([]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = shortCommand(c, nil)
+	}
+	return out
 }
 
 // oldChecksHint ends an evidence line whose only failures are old ones in

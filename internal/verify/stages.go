@@ -72,7 +72,7 @@ func (e *engine) runStaged(ctx context.Context, c detect.Check, sel selecttest.S
 	if err != nil || !cr.Passed && !(cr.NoTests && len(cr.Failures) == 0) && !e.knownOld(ctx, cr) {
 		cancel()
 		<-done
-		cr.rest, cr.restOfSuite = &rest, sel.Full
+		cr.rest = &rest
 		return cr, err
 	}
 	r := <-done

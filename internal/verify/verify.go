@@ -276,9 +276,6 @@ type CheckRun struct {
 	// that import the changed ones) when this first stage failed and it
 	// was stopped: runChain runs it if every failure turns out old.
 	rest *selecttest.Selection
-	// restOfSuite is set when rest is the rest of a full run (the
-	// packages the change is not in), not the changed packages' importers.
-	restOfSuite bool
 }
 
 // BaselineRun reports the run of the same command on the base version.
