@@ -83,8 +83,12 @@ func (b *bench) pyProject(ctx context.Context, name string) (*project, error) {
 // tox.ini's command collects: boltons' --doctest-modules boltons tests),
 // so that the full suite runs what chanto runs in full.
 func (b *bench) pySuite() suite {
+	extra := map[string][]string{} // by project folder: detected once
 	return suite{full: func(ctx context.Context, p *project, _ bool) (fullRun, error) {
-		args := append([]string{"-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider"}, pytestExtra(p.dir)...)
+		if _, ok := extra[p.dir]; !ok {
+			extra[p.dir] = pytestExtra(p.dir)
+		}
+		args := append([]string{"-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider"}, extra[p.dir]...)
 		res, err := b.timed(ctx, p, nil, append([]string{b.opts.python}, args...)...)
 		if err != nil {
 			return fullRun{}, err
